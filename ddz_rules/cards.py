@@ -1,0 +1,116 @@
+"""Ranks, card text, and the packed count form every other module works with.
+
+Suits never matter in Dou Dizhu, so a set of cards is a multiset of ranks. It is held as a
+count per rank, packed into one integer with a five-bit field per rank: containment and
+subtraction of card sets become integer operations.
+
+>>> parse("10 j q k a")
+(7, 8, 9, 10, 11)
+>>> text(parse("bR2 2, 3-3"))
+'3322BR'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from ddz_rules.errors import CardError
+
+#: Rank characters from lowest to highest; ``B`` is the small joker, ``R`` the big one.
+RANKS = "3456789TJQKA2BR"
+RANK_INDEX = {ch: i for i, ch in enumerate(RANKS)}
+SMALL_JOKER = RANK_INDEX["B"]
+BIG_JOKER = RANK_INDEX["R"]
+JOKERS = (SMALL_JOKER, BIG_JOKER)
+NUM_RANKS = len(RANKS)
+
+FIELD_BITS = 5
+FIELD_MASK = (1 << FIELD_BITS) - 1
+#: The top bit of every field: ``((hand | GUARD) - play) & GUARD == GUARD`` iff play is in hand.
+GUARD = sum(1 << (FIELD_BITS * i + FIELD_BITS - 1) for i in range(NUM_RANKS))
+
+_TOKEN = re.compile(r"10|[0-9A-Za-z]")
+_SEPARATORS = re.compile(r"[\s,+\-]+")
+
+
+def parse(cards: str) -> tuple[int, ...]:
+    """Read card text into rank indices, sorted low to high.
+
+    Accepts ``T`` or ``10``, either case, and spaces, commas, dashes or plus signs between cards.
+    Raises :class:`CardError` naming the first token that is not a card.
+    """
+    squeezed = _SEPARATORS.sub("", cards)
+    ranks: list[int] = []
+    pos = 0
+    while pos < len(squeezed):
+        match = _TOKEN.match(squeezed, pos)
+        token = match.group(0) if match else squeezed[pos]
+        rank = "T" if token == "10" else token.upper()
+        if rank not in RANK_INDEX:
+            raise CardError(
+                f"bad card {token!r} in {cards!r}: expected one of "
+                "3 4 5 6 7 8 9 10 (or T) J Q K A 2 B (small joker) R (big joker)"
+            )
+        ranks.append(RANK_INDEX[rank])
+        pos += len(token)
+    return tuple(sorted(ranks))
+
+
+def text(ranks: Iterable[int]) -> str:
+    """Canonical card text, low to high (the inverse of :func:`parse`)."""
+    return "".join(RANKS[r] for r in sorted(ranks))
+
+
+def counts_of(ranks: Iterable[int]) -> tuple[int, ...]:
+    """Count per rank index."""
+    out = [0] * NUM_RANKS
+    for r in ranks:
+        out[r] += 1
+    return tuple(out)
+
+
+def pack(counts: Sequence[int]) -> int:
+    """Pack a count vector into one integer, five bits per rank.
+
+    >>> unpack(pack((1, 0, 3) + (0,) * 12))[:3]
+    (1, 0, 3)
+    """
+    key = 0
+    for i, c in enumerate(counts):
+        key |= c << (FIELD_BITS * i)
+    return key
+
+
+def unpack(key: int) -> tuple[int, ...]:
+    """The count vector of a packed card set."""
+    return tuple((key >> (FIELD_BITS * i)) & FIELD_MASK for i in range(NUM_RANKS))
+
+
+def pack_ranks(ranks: Iterable[int]) -> int:
+    """Pack rank indices directly."""
+    key = 0
+    for r in ranks:
+        key += 1 << (FIELD_BITS * r)
+    return key
+
+
+def key_text(key: int) -> str:
+    """Canonical text of a packed card set."""
+    return "".join(RANKS[i] * c for i, c in enumerate(unpack(key)))
+
+
+def size(key: int) -> int:
+    """Number of cards in a packed card set."""
+    return sum(unpack(key))
+
+
+def contains(hand: int, play: int) -> bool:
+    """True when every card of ``play`` is in ``hand`` (both packed).
+
+    >>> contains(pack_ranks(parse("3345")), pack_ranks(parse("33")))
+    True
+    >>> contains(pack_ranks(parse("3345")), pack_ranks(parse("333")))
+    False
+    """
+    return ((hand | GUARD) - play) & GUARD == GUARD

@@ -1,0 +1,301 @@
+"""The ``ddz`` command: check rulesets, classify and compare plays, list moves, diff rulesets.
+
+Every subcommand takes ``--json``. Errors are one line on stderr with exit code 2; a ruleset that
+claims unique readings but has ambiguous plays makes ``ddz check`` exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from ddz_rules import cards
+from ddz_rules.errors import DdzError, UsageError
+from ddz_rules.ruleset import Ruleset, bundled_ids, load
+from ddz_rules.table import PlayTable, Play, compile_table
+
+EXAMPLES = 5
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are one line and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _table(name: str) -> PlayTable:
+    return compile_table(load(name))
+
+
+def _emit(args: argparse.Namespace, payload: Any, text: Callable[[], str]) -> None:
+    if args.json:
+        print(json.dumps(payload, ensure_ascii=False))
+    else:
+        print(text())
+
+
+def _play_text(play: Play, table: PlayTable) -> str:
+    """Card text, with the reading named where the card set reads several ways."""
+    if len(table.readings(play.key)) > 1:
+        return f"{play.cards}@{play.reading.short()}"
+    return play.cards
+
+
+# ------------------------------------------------------------------------- subcommands
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    rows = [load(i) for i in bundled_ids()]
+    payload = [{"id": r.id, "title": r.title, "summary": r.summary, "extends": r.base}
+               for r in rows]
+    width = max(len(r.id) for r in rows)
+    _emit(args, payload, lambda: "\n".join(f"{r.id:<{width}}  {r.title}\n{'':<{width}}  {r.summary}"
+                                           for r in rows))
+    return 0
+
+
+def check_report(ruleset: Ruleset) -> dict[str, Any]:
+    """What ``ddz check`` reports for one ruleset."""
+    table = compile_table(ruleset)
+    ambiguous = table.ambiguous()
+    return {
+        "ruleset": ruleset.id,
+        "title": ruleset.title,
+        "settlement": ruleset.settlement,
+        "players": ruleset.players,
+        "deck": ruleset.deck_size,
+        "undealt": ruleset.undealt,
+        "plays": len(table),
+        "by_type": table.by_type(),
+        "ambiguous": len(ambiguous),
+        "ambiguous_examples": [
+            {"cards": cards.key_text(k), "readings": [r.to_json() for r in table.readings(k)]}
+            for k in ambiguous
+        ],
+    }
+
+
+def _check_text(report: dict[str, Any]) -> str:
+    lines = [f"{report['ruleset']}: {report['title']}",
+             f"  {report['players']} players, {report['deck']}-card deck, "
+             f"{report['undealt']} undealt; readings: {report['settlement']}",
+             f"  {report['plays']} legal plays"]
+    width = max(len(t) for t in report["by_type"])
+    lines += [f"    {t:<{width}} {n:>6}" for t, n in report["by_type"].items()]
+    if report["ambiguous"]:
+        verdict = ("every such play is made with a named reading"
+                   if report["settlement"] == "declared"
+                   else "this ruleset claims unique readings: DEFECT")
+        lines.append(f"  {report['ambiguous']} plays read more than one way ({verdict}):")
+        for item in report["ambiguous_examples"]:
+            readings = ", ".join(f"{r['type']}/{r['length']}/{r['rank']}"
+                                 for r in item["readings"])
+            lines.append(f"    {item['cards']}: {readings}")
+    else:
+        lines.append("  every play has exactly one reading")
+    return "\n".join(lines)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    names = args.rulesets or bundled_ids()
+    reports = [check_report(load(n)) for n in names]
+    payload: Any = reports if len(reports) > 1 else reports[0]
+    _emit(args, payload, lambda: "\n\n".join(_check_text(r) for r in reports))
+    defective = [r for r in reports if r["settlement"] == "unique" and r["ambiguous"]]
+    return 1 if defective else 0
+
+
+def cmd_classify(args: argparse.Namespace) -> int:
+    table = _table(args.ruleset)
+    key = table.key_of(args.cards)
+    readings = table.readings(key)
+    payload = {
+        "ruleset": table.ruleset.id,
+        "cards": cards.key_text(key),
+        "legal": bool(readings),
+        "readings": [r.to_json() for r in readings],
+        "reason": None if readings else table.explain(key),
+    }
+
+    def text() -> str:
+        if not readings:
+            return f"{payload['cards']}: not a legal play: {payload['reason']}"
+        return "\n".join(
+            f"{payload['cards']}: {r.type}, length {r.length}, rank {r.rank}"
+            + (f", kickers {r.kickers}" if r.kickers else "") for r in readings)
+
+    _emit(args, payload, text)
+    return 0
+
+
+def cmd_beats(args: argparse.Namespace) -> int:
+    table = _table(args.ruleset)
+    previous = table.play(args.previous)
+    cards_part, _, named = args.play.partition("@")
+    key = table.key_of(cards_part)
+    readings = table.readings(key)
+    if not readings:
+        result, reason = False, f"{cards.key_text(key)} is not a legal play: {table.explain(key)}"
+    else:
+        candidates = [table.play(args.play).reading] if named else list(readings)
+        winners = [r for r in candidates if r.beats(previous.reading)]
+        result = bool(winners)
+        reason = _beats_reason(winners[0] if winners else candidates[0], previous, key, result)
+    payload = {"ruleset": table.ruleset.id, "play": cards.key_text(key),
+               "previous": previous.cards, "beats": result, "reason": reason}
+    _emit(args, payload, lambda: f"{'yes' if result else 'no'}: {reason}")
+    return 0
+
+
+def _beats_reason(reading: Any, previous: Play, key: int, result: bool) -> str:
+    prev = previous.reading
+    mine = f"{cards.key_text(key)} ({reading.short()})"
+    theirs = f"{previous.cards} ({prev.short()})"
+    if reading.level != prev.level:
+        higher, lower = (mine, theirs) if reading.level > prev.level else (theirs, mine)
+        return f"{higher} is of a higher class than {lower} and beats it whatever its type"
+    if (reading.type, reading.length) != (prev.type, prev.length):
+        return (f"{mine} and {theirs} differ in type or chain length; only a bomb or the "
+                "rocket crosses types")
+    if result:
+        return f"{mine} has the higher body ({reading.rank} over {prev.rank}); kickers never count"
+    return f"{mine} does not have a higher body than {theirs} ({reading.rank} vs {prev.rank})"
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    table = _table(args.ruleset)
+    hand = table.key_of(args.hand)
+    if args.beat:
+        previous = table.play(args.beat)
+        moves = table.answers(hand, previous.reading)
+    else:
+        moves = table.leads(hand)
+    listed = [_play_text(m, table) for m in moves]
+    _emit(args, listed, lambda: "\n".join(listed) if listed else "(no legal play: pass)")
+    return 0
+
+
+def cmd_plays(args: argparse.Namespace) -> int:
+    table = _table(args.ruleset)
+    out = sys.stdout
+    for key in table:
+        out.write(json.dumps({"cards": cards.key_text(key),
+                              "readings": [r.to_json() for r in table.readings(key)]}) + "\n")
+    return 0
+
+
+def diff_report(a: PlayTable, b: PlayTable, examples: int = EXAMPLES) -> dict[str, Any]:
+    """Plays legal in one ruleset and not the other, and plays read differently."""
+
+    def section(keys: Sequence[int], source: PlayTable) -> dict[str, Any]:
+        by_type = Counter(r.type for k in keys for r in source.readings(k))
+        return {"count": len(keys), "by_type": dict(sorted(by_type.items())),
+                "examples": [cards.key_text(k) for k in keys[:examples]]}
+
+    def signature(table: PlayTable, key: int) -> list[str]:
+        return [r.short() for r in table.readings(key)]
+
+    only_a = [k for k in a if k not in b.plays]
+    only_b = [k for k in b if k not in a.plays]
+    differ = [k for k in a if k in b.plays and signature(a, k) != signature(b, k)]
+    return {
+        "a": a.ruleset.id, "b": b.ruleset.id,
+        "plays": {a.ruleset.id: len(a), b.ruleset.id: len(b)},
+        "only_a": section(only_a, a),
+        "only_b": section(only_b, b),
+        "read_differently": {
+            "count": len(differ),
+            "examples": [{"cards": cards.key_text(k), a.ruleset.id: signature(a, k),
+                          b.ruleset.id: signature(b, k)} for k in differ[:examples]],
+        },
+    }
+
+
+def _diff_text(report: dict[str, Any]) -> str:
+    a, b = report["a"], report["b"]
+    lines = [f"{a}: {report['plays'][a]} plays; {b}: {report['plays'][b]} plays"]
+    for label, part in ((f"legal in {a} only", report["only_a"]),
+                        (f"legal in {b} only", report["only_b"])):
+        lines.append(f"{label}: {part['count']}")
+        lines += [f"    {t:<18} {n:>6}" for t, n in part["by_type"].items()]
+        if part["examples"]:
+            lines.append(f"    e.g. {', '.join(part['examples'])}")
+    differ = report["read_differently"]
+    lines.append(f"read differently: {differ['count']}")
+    for item in differ["examples"]:
+        lines.append(f"    {item['cards']}: {a} {', '.join(item[a])}; {b} {', '.join(item[b])}")
+    return "\n".join(lines)
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    report = diff_report(_table(args.a), _table(args.b), args.examples)
+    _emit(args, report, lambda: _diff_text(report))
+    return 0
+
+
+# ------------------------------------------------------------------------- parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="ddz", description="The rules of Dou Dizhu as data, and one referee "
+                     "for every ruleset.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def add(name: str, func: Callable[[argparse.Namespace], int], help_text: str,
+            ruleset: bool = False) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--json", action="store_true", help="print JSON")
+        if ruleset:
+            p.add_argument("-r", "--ruleset", default="classic",
+                           help="bundled ruleset id or path to a ruleset file (default: classic)")
+        p.set_defaults(func=func)
+        return p
+
+    add("rules", cmd_rules, "List the bundled rulesets.")
+    p = add("check", cmd_check, "Validate and compile rulesets; print plays per type and every "
+            "play that reads more than one way.")
+    p.add_argument("rulesets", nargs="*", metavar="RULESET_OR_PATH",
+                   help="ids or files (default: every bundled ruleset)")
+    p = add("classify", cmd_classify, "Read a card set: its readings, or why it is not a play.",
+            ruleset=True)
+    p.add_argument("cards", metavar="CARDS")
+    p = add("beats", cmd_beats, "Does PLAY beat PREVIOUS?", ruleset=True)
+    p.add_argument("play", metavar="PLAY")
+    p.add_argument("previous", metavar="PREVIOUS")
+    p = add("moves", cmd_moves, "Every legal play from a hand, leading or answering a play.",
+            ruleset=True)
+    p.add_argument("hand", metavar="HAND")
+    p.add_argument("--beat", metavar="PLAY", help="the play to answer (default: leading)")
+    add("plays", cmd_plays, "The whole play table as JSON Lines: test vectors for other engines.",
+        ruleset=True)
+    p = add("diff", cmd_diff, "Plays legal in one ruleset and not the other, and plays read "
+            "differently.")
+    p.add_argument("a", metavar="A")
+    p.add_argument("b", metavar="B")
+    p.add_argument("--examples", type=int, default=EXAMPLES, help="examples per section")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``ddz`` command."""
+    try:
+        args = build_parser().parse_args(argv)
+        code: int = args.func(args)
+        return code
+    except DdzError as exc:
+        print(f"ddz: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("ddz: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

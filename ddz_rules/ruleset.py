@@ -1,0 +1,466 @@
+"""Rulesets: YAML files loaded, merged along ``extends``, validated and frozen.
+
+A file in ``rules/`` is a complete ruleset; a file in ``variants/`` names its base with
+``extends`` and states only what changes. Loading checks each file against the JSON Schema
+(so unknown keys and wrong types are reported at their own line), merges the chain, checks the
+merged whole, then checks what a schema cannot say (a deck too small for the deal, a
+combination naming a missing class). Every error names file, line and key.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from ddz_rules import cards
+from ddz_rules.errors import RulesetError, UsageError
+from ddz_rules.loader import KeyPath, Located, dotted, load_yaml
+
+KICKER_UNITS = {"none": 0, "single": 1, "pair": 2}
+_HERE = Path(__file__).resolve().parent
+
+
+def _bundled_root() -> Path:
+    """Where the bundled rulesets live: beside the package in a checkout, inside it when built."""
+    packaged = _HERE / "_bundled"
+    if packaged.is_dir():
+        return packaged
+    return _HERE.parent
+
+
+BUNDLED_DIRS = ("rules", "variants")
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The JSON Schema of ruleset files."""
+    text = (_HERE / "schema" / "ruleset.schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@cache
+def _overlay_schema() -> dict[str, Any]:
+    """The schema with every ``required`` dropped: what a single overlay file must satisfy."""
+
+    def strip(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items() if k != "required"}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    stripped: dict[str, Any] = strip(schema())
+    stripped["required"] = ["id", "title", "summary", "source"]
+    return stripped
+
+
+def bundled_paths() -> dict[str, Path]:
+    """Bundled ruleset ids and their files, base rulesets first."""
+    root = _bundled_root()
+    found: dict[str, Path] = {}
+    for folder in BUNDLED_DIRS:
+        for path in sorted((root / folder).glob("*.yaml")):
+            found[path.stem] = path
+    return found
+
+
+def bundled_ids() -> list[str]:
+    """Ids of every bundled ruleset."""
+    return list(bundled_paths())
+
+
+# --------------------------------------------------------------------------- frozen values
+
+
+@dataclass(frozen=True)
+class KickerRules:
+    """The kicker restrictions in force for one combination type (see the ``kickers`` keys)."""
+
+    may_match_body: bool
+    max_copies_among_kickers: int | None
+    both_jokers_as_kickers: bool
+    quads_are_blocks: bool
+    pair_kickers_distinct: bool
+    single_kickers_distinct: bool
+    jokers_as_kickers: bool
+    kicker_trio_beside_chain: bool
+
+
+KICKER_RULE_KEYS = tuple(KickerRules.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
+class CombinationType:
+    """One declared combination type: body shape, chain, kickers and class."""
+
+    name: str
+    text: str
+    width: int
+    low: int
+    high: int
+    min_length: int
+    max_length: int | None
+    kicker_unit: int
+    kickers_per_rank: int
+    klass: str
+    level: int
+    kicker_rules: KickerRules
+    fixed_set: bool = False
+
+    @property
+    def is_chain(self) -> bool:
+        return self.max_length is None or self.max_length > 1
+
+    def reading_length(self, chain_length: int) -> int:
+        """The length a reading reports: the chain's, or 1 for a fixed set such as the rocket."""
+        return 1 if self.fixed_set else chain_length
+
+    def kicker_count(self, length: int) -> int:
+        """Kicker units a body of this chain length carries."""
+        return self.kickers_per_rank * length if self.kicker_unit else 0
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A validated ruleset, frozen. ``data`` is the merged document, for prose and docs."""
+
+    id: str
+    title: str
+    summary: str
+    path: str
+    base: str | None
+    players: int
+    deck_ranks: tuple[int, ...]
+    copies: tuple[int, ...]
+    hand_size: int
+    kitty: int
+    settlement: str
+    combinations: tuple[CombinationType, ...]
+    data: Mapping[str, Any] = field(compare=False, repr=False)
+    overlay: Mapping[str, Any] = field(compare=False, repr=False)
+    origins: Mapping[KeyPath, tuple[str, int]] = field(compare=False, repr=False)
+
+    @property
+    def deck_size(self) -> int:
+        return sum(self.copies)
+
+    @property
+    def max_hand(self) -> int:
+        """The largest hand a seat can hold: the landlord's, after the kitty."""
+        return self.hand_size + self.kitty
+
+    @property
+    def undealt(self) -> int:
+        """Cards neither dealt nor in the kitty."""
+        return self.deck_size - self.players * self.hand_size - self.kitty
+
+    @property
+    def deck_key(self) -> int:
+        """The whole deck, packed."""
+        return cards.pack(self.copies)
+
+    def combination(self, name: str) -> CombinationType:
+        for ctype in self.combinations:
+            if ctype.name == name:
+                return ctype
+        raise KeyError(name)
+
+    def where(self, *key_path: str | int) -> str:
+        """``file:line`` of a key path in the merged ruleset, for messages."""
+        for end in range(len(key_path), -1, -1):
+            origin = self.origins.get(tuple(key_path[:end]))
+            if origin:
+                return f"{origin[0]}:{origin[1]}"
+        return self.path
+
+    def parse_cards(self, text: str) -> tuple[int, ...]:
+        """Parse card text and check the cards exist in this ruleset's deck."""
+        ranks = cards.parse(text)
+        counts = cards.counts_of(ranks)
+        for rank, n in enumerate(counts):
+            if n > self.copies[rank]:
+                name = cards.RANKS[rank]
+                if self.copies[rank] == 0:
+                    raise cards.CardError(
+                        f"card {name!r} in {text!r} is not in the {self.id} deck "
+                        f"(it holds {cards.text(r for r in self.deck_ranks)})"
+                    )
+                raise cards.CardError(
+                    f"{text!r} has {n} cards of rank {name}; the {self.id} deck holds "
+                    f"{self.copies[rank]}"
+                )
+        return ranks
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load(name_or_path: str) -> Ruleset:
+    """Load a bundled ruleset by id, or a ruleset file by path."""
+    path = Path(name_or_path)
+    if name_or_path.endswith((".yaml", ".yml")) or path.is_file():
+        return _load_path(path.resolve(), str(path))
+    paths = bundled_paths()
+    if name_or_path in paths:
+        return _load_bundled(name_or_path)
+    raise UsageError(_unknown(name_or_path, paths))
+
+
+@cache
+def _load_bundled(ruleset_id: str) -> Ruleset:
+    path = bundled_paths()[ruleset_id]
+    return _load_path(path, _display(path))
+
+
+def _display(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+def _unknown(name: str, known: Mapping[str, Any]) -> str:
+    near = difflib.get_close_matches(name, list(known), n=1)
+    hint = f"; did you mean '{near[0]}'?" if near else ""
+    return f"unknown ruleset '{name}'{hint} (bundled: {', '.join(known)})"
+
+
+def _load_path(path: Path, display: str) -> Ruleset:
+    chain = list(_extends_chain(path, display))
+    merged: dict[str, Any] = {}
+    origins: dict[KeyPath, tuple[str, int]] = {}
+    for located in reversed(chain):
+        _merge(merged, copy.deepcopy(located.data), located, (), origins)
+    merged.pop("extends", None)
+    top = chain[0]
+    _validate(merged, schema(), lambda kp: _origin_line(origins, kp, top))
+    return _build(merged, top, origins, base=top.data.get("extends"))
+
+
+def _extends_chain(path: Path, display: str) -> Iterator[Located]:
+    """The file, then its base, then the base's base: each checked against the overlay schema."""
+    seen: list[str] = []
+    current: Path | None = path
+    shown = display
+    while current is not None:
+        key = str(current)
+        if key in seen:
+            cycle = " -> ".join([*(Path(s).stem for s in seen), current.stem])
+            raise RulesetError(f"'extends' forms a cycle: {cycle}", path=shown, key="extends")
+        seen.append(key)
+        located = load_yaml(current, shown)
+        _validate(located.data, _overlay_schema(),
+                  lambda kp, loc=located: (loc.path, loc.line_of(kp)))
+        if "extends" not in located.data:
+            _validate(located.data, schema(), lambda kp, loc=located: (loc.path, loc.line_of(kp)))
+        yield located
+        base = located.data.get("extends")
+        if base is None:
+            current = None
+            continue
+        candidate = (current.parent / base) if base.endswith((".yaml", ".yml")) else None
+        paths = bundled_paths()
+        if candidate is not None and candidate.is_file():
+            current = candidate.resolve()
+        elif base in paths:
+            current = paths[base].resolve()
+        else:
+            raise RulesetError(_unknown(base, paths), path=located.path,
+                               line=located.line_of(("extends",)), key="extends")
+        shown = _display(current)
+
+
+def _merge(into: dict[str, Any], overlay: Mapping[str, Any], located: Located,
+           key_path: KeyPath, origins: dict[KeyPath, tuple[str, int]]) -> None:
+    """Deep-merge ``overlay`` into ``into``; mappings merge, everything else replaces."""
+    for key, value in overlay.items():
+        child = (*key_path, key)
+        line = located.line_of(child)
+        if line is not None:
+            origins[child] = (located.path, line)
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value, located, child, origins)
+        else:
+            into[key] = value
+            _record(value, located, child, origins)
+
+
+def _record(value: Any, located: Located, key_path: KeyPath,
+            origins: dict[KeyPath, tuple[str, int]]) -> None:
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            child = (*key_path, key)
+            line = located.line_of(child)
+            if line is not None:
+                origins[child] = (located.path, line)
+            _record(sub, located, child, origins)
+
+
+def _origin_line(origins: Mapping[KeyPath, tuple[str, int]], key_path: KeyPath,
+                 fallback: Located) -> tuple[str, int | None]:
+    for end in range(len(key_path), -1, -1):
+        origin = origins.get(tuple(key_path[:end]))
+        if origin:
+            return origin
+    return fallback.path, 1
+
+
+def _validate(data: Any, against: dict[str, Any], where: Any) -> None:
+    """Validate against a schema and raise the first error, located and explained."""
+    validator = jsonschema.Draft202012Validator(against)
+    errors = sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)),
+                                                                 e.validator != "unevaluatedProperties"))
+    if not errors:
+        return
+    error = _most_specific(errors[0])
+    key_path: KeyPath = tuple(error.absolute_path)
+    message, key_path = _explain_schema_error(error, key_path)
+    path, line = where(key_path)
+    raise RulesetError(message, path=path, line=line, key=dotted(key_path) or None)
+
+
+def _most_specific(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    best = jsonschema.exceptions.best_match([error])
+    return best if best is not None else error
+
+
+def _explain_schema_error(error: jsonschema.ValidationError,
+                          key_path: KeyPath) -> tuple[str, KeyPath]:
+    if error.validator in ("additionalProperties", "unevaluatedProperties"):
+        allowed = _allowed_keys(error.schema)
+        extra = [k for k in error.instance if k not in allowed]
+        if extra:
+            bad = extra[0]
+            near = difflib.get_close_matches(bad, allowed, n=1, cutoff=0.5)
+            hint = f"; did you mean '{near[0]}'?" if near else f"; expected one of: {', '.join(sorted(allowed))}"
+            return f"unknown key{hint}", (*key_path, bad)
+    if error.validator == "required":
+        return error.message.replace("is a required property", "is missing"), key_path
+    if error.validator == "enum":
+        options = ", ".join(json.dumps(v) for v in error.validator_value)
+        return f"{error.instance!r} is not allowed; expected one of {options}", key_path
+    if error.validator == "type":
+        return f"expected {error.validator_value}, got {error.instance!r}", key_path
+    return error.message, key_path
+
+
+def _allowed_keys(node: Mapping[str, Any]) -> list[str]:
+    keys = list(node.get("properties", {}))
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        keys += _allowed_keys(schema()["$defs"][ref.split("/")[-1]])
+    return keys
+
+
+# --------------------------------------------------------------------------- building
+
+
+def _value(data: Mapping[str, Any], *key_path: str) -> Any:
+    node: Any = data
+    for key in key_path:
+        node = node[key]
+    return node["value"]
+
+
+def _rank_string(value: str, origin: str, key: str) -> tuple[int, ...]:
+    indices = [cards.RANK_INDEX[ch] for ch in value]
+    if indices != sorted(set(indices)):
+        raise RulesetError(f"ranks {value!r} must be distinct and listed low to high",
+                           path=origin, key=key)
+    return tuple(indices)
+
+
+def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[str, int]],
+           base: str | None) -> Ruleset:
+    def where(*key_path: str | int) -> tuple[str, int | None]:
+        return _origin_line(origins, key_path, top)
+
+    def fail(message: str, *key_path: str | int) -> RulesetError:
+        path, line = where(*key_path)
+        return RulesetError(message, path=path, line=line, key=dotted(key_path))
+
+    suited = _rank_string(_value(data, "deck", "ranks"), where("deck", "ranks")[0], "deck.ranks")
+    jokers = _rank_string(_value(data, "deck", "jokers"), where("deck", "jokers")[0], "deck.jokers")
+    if set(suited) & set(cards.JOKERS):
+        raise fail("jokers belong in deck.jokers, not deck.ranks", "deck", "ranks", "value")
+    if not set(jokers) <= set(cards.JOKERS):
+        raise fail("only B and R are jokers", "deck", "jokers", "value")
+    n_copies = _value(data, "deck", "copies")
+    if not 1 <= n_copies <= 8:
+        raise fail(f"copies must be between 1 and 8, got {n_copies}", "deck", "copies", "value")
+    copies = tuple(n_copies if r in suited else (1 if r in jokers else 0)
+                   for r in range(cards.NUM_RANKS))
+    players = _value(data, "players")
+    if players < 2:
+        raise fail(f"a hand needs at least 2 players, got {players}", "players", "value")
+    hand_size = _value(data, "deal", "hand_size")
+    kitty = _value(data, "deal", "kitty")
+    deck_size = sum(copies)
+    if players * hand_size + kitty > deck_size:
+        raise fail(f"the deal needs {players} x {hand_size} + {kitty} = "
+                   f"{players * hand_size + kitty} cards but the deck has {deck_size}",
+                   "deal", "hand_size", "value")
+    if hand_size < 1:
+        raise fail("each seat must be dealt at least one card", "deal", "hand_size", "value")
+
+    classes = data["classes"]
+    global_kickers = {k: _value(data, "kickers", k) for k in KICKER_RULE_KEYS}
+    deck_ranks = tuple(sorted(suited + jokers))
+    combos: list[CombinationType] = []
+    for name, spec in data["combinations"].items():
+        if not spec.get("enabled", True):
+            continue
+        if "width" not in spec or "text" not in spec:
+            missing = "width" if "width" not in spec else "text"
+            known = [n for n in data["combinations"] if n != name]
+            near = difflib.get_close_matches(name, known, n=1)
+            hint = (f"; no base ruleset declares '{name}' (did you mean '{near[0]}'?)"
+                    if near else "")
+            raise fail(f"combination '{name}' has no '{missing}'{hint}", "combinations", name)
+        klass = spec.get("class", "plain")
+        if klass not in classes:
+            near = difflib.get_close_matches(klass, list(classes), n=1)
+            hint = f"; did you mean '{near[0]}'?" if near else ""
+            raise fail(f"names class '{klass}', which `classes` does not declare{hint}",
+                       "combinations", name, "class")
+        low, high = deck_ranks[0], deck_ranks[-1]
+        if "ranks" in spec:
+            lo_ch, hi_ch = spec["ranks"].split("-")
+            low, high = cards.RANK_INDEX[lo_ch], cards.RANK_INDEX[hi_ch]
+            if low > high:
+                raise fail(f"rank range {spec['ranks']!r} runs high to low",
+                           "combinations", name, "ranks")
+        length = spec.get("length")
+        min_length = length.get("min", 1) if length else 1
+        max_length = length.get("max") if length else 1
+        if max_length is not None and max_length < min_length:
+            raise fail(f"length max {max_length} is below min {min_length}",
+                       "combinations", name, "length")
+        kick = spec.get("kickers", {})
+        unit = KICKER_UNITS[kick.get("unit", "none")]
+        per_rank = kick.get("per_rank", 1) if unit else 0
+        rules = KickerRules(**{
+            key: (kick[key]["value"] if key in kick else global_kickers[key])
+            for key in KICKER_RULE_KEYS
+        })
+        combos.append(CombinationType(
+            name=name, text=spec["text"], width=spec["width"], low=low, high=high,
+            min_length=min_length, max_length=max_length, kicker_unit=unit,
+            kickers_per_rank=per_rank, klass=klass, level=classes[klass]["level"],
+            kicker_rules=rules, fixed_set=spec.get("fixed_set", False),
+        ))
+    if not combos:
+        raise fail("no combination type is enabled", "combinations")
+    return Ruleset(
+        id=data["id"], title=data["title"], summary=data["summary"], path=top.path,
+        base=base, players=players, deck_ranks=deck_ranks, copies=copies,
+        hand_size=hand_size, kitty=kitty,
+        settlement=_value(data, "readings", "settlement"), combinations=tuple(combos),
+        data=data, overlay=top.data, origins=dict(origins),
+    )

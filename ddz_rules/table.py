@@ -1,0 +1,337 @@
+"""The play table: every legal play of a ruleset with all its readings.
+
+Compiling a ruleset enumerates, for every declared combination type, every body (a chain of
+ranks, ``width`` cards each) and every allowed set of kickers, up to the largest hand a seat can
+hold. Classification is a lookup in this table, ``beats`` compares readings, and legal plays are
+the table's plays that a hand contains, so the three cannot disagree.
+
+>>> from ddz_rules import ruleset
+>>> table = compile_table(ruleset.load("classic"))
+>>> [r.short() for r in table.classify("33344456")]
+['airplane_singles/2/4']
+>>> table.classify("44445555")
+()
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from ddz_rules import cards
+from ddz_rules.cards import RANKS
+from ddz_rules.errors import IllegalPlayError, UsageError
+from ddz_rules.restrictions import rank_reason, whole_reason
+from ddz_rules.ruleset import CombinationType, Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to read a play: combination type, chain length, body rank and kickers.
+
+    ``rank`` is the body's highest rank (what the rules compare); ``level`` is the class level
+    (0 for plain plays, higher for bombs and the rocket).
+    """
+
+    type: str
+    length: int
+    rank_index: int
+    kickers: str
+    level: int
+
+    @property
+    def rank(self) -> str:
+        return RANKS[self.rank_index]
+
+    def beats(self, other: Reading) -> bool:
+        """The one rule of comparison.
+
+        A higher class beats any lower class whatever the type; otherwise a play beats only a
+        play of the same type and chain length with a lower body rank. Kickers never count.
+        """
+        if self.level != other.level:
+            return self.level > other.level
+        return (self.type == other.type and self.length == other.length
+                and self.rank_index > other.rank_index)
+
+    def short(self) -> str:
+        """``type/length/rank``, the notation used to name a reading."""
+        return f"{self.type}/{self.length}/{self.rank}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"type": self.type, "length": self.length, "rank": self.rank,
+                "kickers": self.kickers}
+
+
+@dataclass(frozen=True)
+class Play:
+    """A card set together with the reading it is played as."""
+
+    key: int
+    reading: Reading
+
+    @property
+    def cards(self) -> str:
+        return cards.key_text(self.key)
+
+    def __str__(self) -> str:
+        return self.cards
+
+
+class PlayTable:
+    """Every legal play of one ruleset, indexed for lookup, comparison and move generation."""
+
+    def __init__(self, ruleset: Ruleset, plays: dict[int, tuple[Reading, ...]]) -> None:
+        self.ruleset = ruleset
+        self.plays = plays
+        self._keys = sorted(plays, key=lambda k: (cards.size(k), cards.key_text(k)))
+        groups: dict[tuple[str, int], list[tuple[int, int, Reading]]] = defaultdict(list)
+        crossing: list[tuple[int, Reading]] = []
+        for key, readings in plays.items():
+            for reading in readings:
+                groups[(reading.type, reading.length)].append((reading.rank_index, key, reading))
+                if reading.level > 0:
+                    crossing.append((key, reading))
+        self._groups = {g: sorted(v, key=lambda t: (t[0], t[1])) for g, v in groups.items()}
+        self._group_ranks = {g: [t[0] for t in v] for g, v in self._groups.items()}
+        self._crossing = sorted(crossing, key=lambda t: (t[1].level, t[1].rank_index))
+
+    # ------------------------------------------------------------------ lookup
+
+    def __len__(self) -> int:
+        return len(self.plays)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._keys)
+
+    def key_of(self, text: str) -> int:
+        """Parse card text against the ruleset's deck and pack it."""
+        return cards.pack_ranks(self.ruleset.parse_cards(text))
+
+    def readings(self, key: int) -> tuple[Reading, ...]:
+        """Every reading of a packed card set; empty when it is not a legal play."""
+        return self.plays.get(key, ())
+
+    def classify(self, text: str) -> tuple[Reading, ...]:
+        """Every reading of card text; empty when it is not a legal play."""
+        return self.readings(self.key_of(text))
+
+    def ambiguous(self) -> list[int]:
+        """Plays with more than one reading, in table order."""
+        return [k for k in self._keys if len(self.plays[k]) > 1]
+
+    def by_type(self) -> dict[str, int]:
+        """Number of plays of each combination type (a play counts once per type it reads as)."""
+        counts = {c.name: 0 for c in self.ruleset.combinations}
+        for readings in self.plays.values():
+            for t in {r.type for r in readings}:
+                counts[t] += 1
+        return counts
+
+    # ------------------------------------------------------------------ moves
+
+    def leads(self, hand: int) -> list[Play]:
+        """Every play the holder of ``hand`` may lead: the table's plays it contains."""
+        guard = cards.GUARD
+        top = hand | guard
+        return [Play(k, r) for k in self._keys if (top - k) & guard == guard
+                for r in self.plays[k]]
+
+    def answers(self, hand: int, previous: Reading) -> list[Play]:
+        """Every play from ``hand`` that beats ``previous``."""
+        guard = cards.GUARD
+        top = hand | guard
+        out: list[Play] = []
+        group = (previous.type, previous.length)
+        if group in self._groups:
+            start = bisect.bisect_right(self._group_ranks[group], previous.rank_index)
+            for _, key, reading in self._groups[group][start:]:
+                if reading.level == previous.level and (top - key) & guard == guard:
+                    out.append(Play(key, reading))
+        for key, reading in self._crossing:
+            if reading.level > previous.level and (top - key) & guard == guard:
+                out.append(Play(key, reading))
+        return out
+
+    # ------------------------------------------------------------------ naming a reading
+
+    def play(self, text: str) -> Play:
+        """A play from text: ``CARDS`` or, where it reads several ways, ``CARDS@type[/len[/rank]]``."""
+        cards_part, _, named = text.partition("@")
+        key = self.key_of(cards_part)
+        readings = self.readings(key)
+        if not readings:
+            raise IllegalPlayError(f"{cards.key_text(key) or 'no cards'} is not a legal play under "
+                                   f"{self.ruleset.id}: {self.explain(key)}")
+        if named:
+            chosen = [r for r in readings if r.short() == named or r.short().startswith(named + "/")]
+            if len(chosen) != 1:
+                options = ", ".join(f"{cards.key_text(key)}@{r.short()}" for r in readings)
+                raise UsageError(f"reading {named!r} does not name one reading of "
+                                 f"{cards.key_text(key)}; its readings: {options}")
+            return Play(key, chosen[0])
+        if len(readings) > 1:
+            options = ", ".join(f"{cards.key_text(key)}@{r.short()}" for r in readings)
+            raise UsageError(f"{cards.key_text(key)} reads {len(readings)} ways under "
+                             f"{self.ruleset.id}; name one: {options}")
+        return Play(key, readings[0])
+
+    # ------------------------------------------------------------------ explain
+
+    def explain(self, key: int) -> str:
+        """Why a card set is, or is not, a legal play: names the rule at fault."""
+        readings = self.readings(key)
+        if readings:
+            return "legal: " + ", ".join(r.short() for r in readings)
+        n = cards.size(key)
+        if n == 0:
+            return "a play needs at least one card"
+        if n > self.ruleset.max_hand:
+            return f"{n} cards; no hand ever holds more than {self.ruleset.max_hand}"
+        reasons: dict[str, list[str]] = {}
+        for ctype, chain, kickers, shape_fault in _shapes(self.ruleset, cards.unpack(key)):
+            reason = shape_fault or _kicker_fault(ctype, chain, kickers)
+            if reason is None:  # pragma: no cover - would mean the table is wrong
+                reason = "no rule forbids it, yet the table lacks it (please report)"
+            types = reasons.setdefault(reason, [])
+            if ctype.name not in types:
+                types.append(ctype.name)
+        if not reasons:
+            return f"no combination type has the shape of these {n} cards"
+        return "; ".join(f"as {', '.join(types)}: {reason}" for reason, types in reasons.items())
+
+
+def _kicker_fault(ctype: CombinationType, chain: Sequence[int], kickers: Sequence[int]) -> str | None:
+    body = [0] * cards.NUM_RANKS
+    for r in chain:
+        body[r] = ctype.width
+    for rank, n in enumerate(kickers):
+        if n:
+            reason = rank_reason(ctype, body, rank, n)
+            if reason:
+                return reason
+    return whole_reason(ctype, chain, kickers)
+
+
+def _shapes(ruleset: Ruleset, counts: Sequence[int]
+            ) -> Iterator[tuple[CombinationType, tuple[int, ...], list[int], str | None]]:
+    """Every way the counts split into a body chain and kickers of a declared type's shape.
+
+    Chain range and length are checked here and reported as the shape's fault, so ``explain``
+    can say "a straight stops at A" rather than "no such shape".
+    """
+    for ctype in ruleset.combinations:
+        for start in range(cards.NUM_RANKS):
+            for end in range(start, cards.NUM_RANKS):
+                if counts[end] < ctype.width:
+                    break
+                chain = tuple(range(start, end + 1))
+                length = len(chain)
+                if length > 1 and not ctype.is_chain:
+                    break
+                if ctype.fixed_set and (start, end) != (ctype.low, ctype.high):
+                    continue
+                rest = list(counts)
+                for r in chain:
+                    rest[r] -= ctype.width
+                units = ctype.kicker_count(length)
+                if ctype.kicker_unit == 0:
+                    if any(rest):
+                        continue
+                elif ctype.kicker_unit == 1:
+                    if sum(rest) != units:
+                        continue
+                elif any(n % 2 for n in rest) or sum(rest) != 2 * units:
+                    continue
+                fault = None
+                if start < ctype.low or end > ctype.high:
+                    fault = (f"its body runs {RANKS[start]}-{RANKS[end]}, but {ctype.name} "
+                             f"bodies may only use ranks {RANKS[ctype.low]}-{RANKS[ctype.high]}")
+                elif length < ctype.min_length or (ctype.max_length is not None
+                                                    and length > ctype.max_length):
+                    most = ctype.max_length if ctype.max_length is not None else "any"
+                    fault = (f"its chain has {length} ranks, but {ctype.name} needs "
+                             f"{ctype.min_length} to {most}")
+                yield ctype, chain, rest, fault
+
+
+# ---------------------------------------------------------------------- compiling
+
+
+@cache
+def compile_table(ruleset: Ruleset) -> PlayTable:
+    """Enumerate every legal play of ``ruleset`` with all its readings."""
+    plays: dict[int, list[Reading]] = defaultdict(list)
+    for ctype in ruleset.combinations:
+        for key, reading in _enumerate_type(ruleset, ctype):
+            plays[key].append(reading)
+    frozen = {k: tuple(sorted(v, key=lambda r: (r.type, r.length, r.rank_index)))
+              for k, v in plays.items()}
+    return PlayTable(ruleset, frozen)
+
+
+def _enumerate_type(ruleset: Ruleset, ctype: CombinationType) -> Iterator[tuple[int, Reading]]:
+    copies = ruleset.copies
+    limit = ruleset.max_hand
+    width, unit = ctype.width, ctype.kicker_unit
+    longest = ctype.high - ctype.low + 1
+    if ctype.max_length is not None:
+        longest = min(longest, ctype.max_length)
+    for length in range(ctype.min_length, longest + 1):
+        n_units = ctype.kicker_count(length)
+        size = width * length + unit * n_units
+        if size > limit:
+            break
+        for start in range(ctype.low, ctype.high - length + 2):
+            chain = tuple(range(start, start + length))
+            if any(copies[r] < width for r in chain):
+                continue
+            body = [0] * cards.NUM_RANKS
+            for r in chain:
+                body[r] = width
+            body_key = cards.pack(body)
+            top = chain[-1]
+            reported = ctype.reading_length(length)
+            if not unit:
+                yield body_key, Reading(ctype.name, reported, top, "", ctype.level)
+                continue
+            options = []  # per rank: the allowed numbers of kicker units
+            for rank in range(cards.NUM_RANKS):
+                room = (copies[rank] - body[rank]) // unit
+                allowed = [k for k in range(1, room + 1)
+                           if rank_reason(ctype, body, rank, k * unit) is None]
+                if allowed:
+                    options.append((rank, allowed))
+            for picked in _multisets(options, n_units):
+                kickers = [0] * cards.NUM_RANKS
+                for rank, k in picked:
+                    kickers[rank] = k * unit
+                if whole_reason(ctype, chain, kickers) is not None:
+                    continue
+                kick_key = cards.pack(kickers)
+                yield body_key + kick_key, Reading(
+                    ctype.name, reported, top, cards.key_text(kick_key), ctype.level)
+
+
+def _multisets(options: Sequence[tuple[int, Sequence[int]]], total: int
+               ) -> Iterator[list[tuple[int, int]]]:
+    """Every choice of (rank, units) pairs, ranks increasing, whose units sum to ``total``."""
+    picked: list[tuple[int, int]] = []
+
+    def walk(i: int, left: int) -> Iterator[list[tuple[int, int]]]:
+        if left == 0:
+            yield picked
+            return
+        for j in range(i, len(options)):
+            rank, allowed = options[j]
+            for k in allowed:
+                if k > left:
+                    break
+                picked.append((rank, k))
+                yield from walk(j + 1, left - k)
+                picked.pop()
+
+    yield from walk(0, total)
