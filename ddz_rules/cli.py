@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 from ddz_rules import cards
 from ddz_rules.errors import DdzError, UsageError
 from ddz_rules.ruleset import Ruleset, bundled_ids, load
-from ddz_rules.table import PlayTable, Play, compile_table
+from ddz_rules.table import Play, PlayTable, compile_table
 
 EXAMPLES = 5
 
@@ -175,6 +175,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
         moves = table.answers(hand, previous.reading)
     else:
         moves = table.leads(hand)
+    moves.sort(key=lambda m: (table_order(m.key), m.reading.short()))
     listed = [_play_text(m, table) for m in moves]
     _emit(args, listed, lambda: "\n".join(listed) if listed else "(no legal play: pass)")
     return 0

@@ -43,14 +43,14 @@ class Located:
 class _NoAliasLoader(yaml.SafeLoader):
     """A safe loader that refuses aliases outright."""
 
-    def compose_node(self, parent: Node | None, index: Any) -> Node:  # type: ignore[override]
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         if self.check_event(AliasEvent):
-            event = self.peek_event()
+            event = self.peek_event()  # type: ignore[no-untyped-call]
             raise yaml.MarkedYAMLError(
                 None, None, "anchors and aliases are not allowed in ruleset files",
                 event.start_mark,
             )
-        return super().compose_node(parent, index)  # type: ignore[no-any-return]
+        return super().compose_node(parent, index)
 
 
 def load_yaml(path: Path, display: str | None = None) -> Located:

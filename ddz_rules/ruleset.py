@@ -21,7 +21,7 @@ from typing import Any
 import jsonschema
 
 from ddz_rules import cards
-from ddz_rules.errors import RulesetError, UsageError
+from ddz_rules.errors import CardError, RulesetError, UsageError
 from ddz_rules.loader import KeyPath, Located, dotted, load_yaml
 
 KICKER_UNITS = {"none": 0, "single": 1, "pair": 2}
@@ -58,7 +58,10 @@ def _overlay_schema() -> dict[str, Any]:
             return [strip(v) for v in node]
         return node
 
-    stripped: dict[str, Any] = strip(schema())
+    full = schema()
+    stripped: dict[str, Any] = strip(full)
+    # A rule point always states its value and its prose, even in an overlay.
+    stripped["$defs"]["point"]["required"] = full["$defs"]["point"]["required"]
     stripped["required"] = ["id", "title", "summary", "source"]
     return stripped
 
@@ -190,11 +193,11 @@ class Ruleset:
             if n > self.copies[rank]:
                 name = cards.RANKS[rank]
                 if self.copies[rank] == 0:
-                    raise cards.CardError(
+                    raise CardError(
                         f"card {name!r} in {text!r} is not in the {self.id} deck "
                         f"(it holds {cards.text(r for r in self.deck_ranks)})"
                     )
-                raise cards.CardError(
+                raise CardError(
                     f"{text!r} has {n} cards of rank {name}; the {self.id} deck holds "
                     f"{self.copies[rank]}"
                 )
@@ -236,6 +239,8 @@ def _load_path(path: Path, display: str) -> Ruleset:
     merged: dict[str, Any] = {}
     origins: dict[KeyPath, tuple[str, int]] = {}
     for located in reversed(chain):
+        if merged:
+            _check_overrides(merged, located)
         _merge(merged, copy.deepcopy(located.data), located, (), origins)
     merged.pop("extends", None)
     top = chain[0]
@@ -248,11 +253,13 @@ def _extends_chain(path: Path, display: str) -> Iterator[Located]:
     seen: list[str] = []
     current: Path | None = path
     shown = display
+    previous: Located | None = None
     while current is not None:
         key = str(current)
-        if key in seen:
+        if key in seen and previous is not None:
             cycle = " -> ".join([*(Path(s).stem for s in seen), current.stem])
-            raise RulesetError(f"'extends' forms a cycle: {cycle}", path=shown, key="extends")
+            raise RulesetError(f"'extends' forms a cycle: {cycle}", path=previous.path,
+                               line=previous.line_of(("extends",)), key="extends")
         seen.append(key)
         located = load_yaml(current, shown)
         _validate(located.data, _overlay_schema(),
@@ -260,6 +267,7 @@ def _extends_chain(path: Path, display: str) -> Iterator[Located]:
         if "extends" not in located.data:
             _validate(located.data, schema(), lambda kp, loc=located: (loc.path, loc.line_of(kp)))
         yield located
+        previous = located
         base = located.data.get("extends")
         if base is None:
             current = None
@@ -274,6 +282,21 @@ def _extends_chain(path: Path, display: str) -> Iterator[Located]:
             raise RulesetError(_unknown(base, paths), path=located.path,
                                line=located.line_of(("extends",)), key="extends")
         shown = _display(current)
+
+
+def _check_overrides(base: Mapping[str, Any], overlay: Located) -> None:
+    """An overlay may change a base combination, or declare a whole new one, nothing between."""
+    base_types = list(base.get("combinations", {}))
+    for name, spec in overlay.data.get("combinations", {}).items():
+        if name in base_types or ("width" in spec and "text" in spec):
+            continue
+        near = difflib.get_close_matches(name, base_types, n=1)
+        hint = f"; did you mean '{near[0]}'?" if near else ""
+        raise RulesetError(
+            f"the base declares no combination '{name}' to change, and this is no complete "
+            f"new combination (it needs 'text' and 'width'){hint}",
+            path=overlay.path, line=overlay.line_of(("combinations", name)),
+            key=f"combinations.{name}")
 
 
 def _merge(into: dict[str, Any], overlay: Mapping[str, Any], located: Located,
@@ -314,8 +337,9 @@ def _origin_line(origins: Mapping[KeyPath, tuple[str, int]], key_path: KeyPath,
 def _validate(data: Any, against: dict[str, Any], where: Any) -> None:
     """Validate against a schema and raise the first error, located and explained."""
     validator = jsonschema.Draft202012Validator(against)
-    errors = sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)),
-                                                                 e.validator != "unevaluatedProperties"))
+    errors = sorted(validator.iter_errors(data),
+                    key=lambda e: ([str(k) for k in e.absolute_path],
+                                   e.validator != "unevaluatedProperties"))
     if not errors:
         return
     error = _most_specific(errors[0])
@@ -332,17 +356,19 @@ def _most_specific(error: jsonschema.ValidationError) -> jsonschema.ValidationEr
 
 def _explain_schema_error(error: jsonschema.ValidationError,
                           key_path: KeyPath) -> tuple[str, KeyPath]:
-    if error.validator in ("additionalProperties", "unevaluatedProperties"):
+    if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(
+            error.schema, Mapping) and isinstance(error.instance, Mapping):
         allowed = _allowed_keys(error.schema)
         extra = [k for k in error.instance if k not in allowed]
         if extra:
             bad = extra[0]
             near = difflib.get_close_matches(bad, allowed, n=1, cutoff=0.5)
-            hint = f"; did you mean '{near[0]}'?" if near else f"; expected one of: {', '.join(sorted(allowed))}"
+            hint = (f"; did you mean '{near[0]}'?" if near
+                    else f"; expected one of: {', '.join(sorted(allowed))}")
             return f"unknown key{hint}", (*key_path, bad)
     if error.validator == "required":
         return error.message.replace("is a required property", "is missing"), key_path
-    if error.validator == "enum":
+    if error.validator == "enum" and isinstance(error.validator_value, list):
         options = ", ".join(json.dumps(v) for v in error.validator_value)
         return f"{error.instance!r} is not allowed; expected one of {options}", key_path
     if error.validator == "type":
@@ -416,13 +442,6 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
     for name, spec in data["combinations"].items():
         if not spec.get("enabled", True):
             continue
-        if "width" not in spec or "text" not in spec:
-            missing = "width" if "width" not in spec else "text"
-            known = [n for n in data["combinations"] if n != name]
-            near = difflib.get_close_matches(name, known, n=1)
-            hint = (f"; no base ruleset declares '{name}' (did you mean '{near[0]}'?)"
-                    if near else "")
-            raise fail(f"combination '{name}' has no '{missing}'{hint}", "combinations", name)
         klass = spec.get("class", "plain")
         if klass not in classes:
             near = difflib.get_close_matches(klass, list(classes), n=1)

@@ -15,7 +15,6 @@ the table's plays that a hand contains, so the three cannot disagree.
 
 from __future__ import annotations
 
-import bisect
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -87,17 +86,7 @@ class PlayTable:
     def __init__(self, ruleset: Ruleset, plays: dict[int, tuple[Reading, ...]]) -> None:
         self.ruleset = ruleset
         self.plays = plays
-        self._keys = sorted(plays, key=lambda k: (cards.size(k), cards.key_text(k)))
-        groups: dict[tuple[str, int], list[tuple[int, int, Reading]]] = defaultdict(list)
-        crossing: list[tuple[int, Reading]] = []
-        for key, readings in plays.items():
-            for reading in readings:
-                groups[(reading.type, reading.length)].append((reading.rank_index, key, reading))
-                if reading.level > 0:
-                    crossing.append((key, reading))
-        self._groups = {g: sorted(v, key=lambda t: (t[0], t[1])) for g, v in groups.items()}
-        self._group_ranks = {g: [t[0] for t in v] for g, v in self._groups.items()}
-        self._crossing = sorted(crossing, key=lambda t: (t[1].level, t[1].rank_index))
+        self._keys = sorted(plays, key=table_order)
 
     # ------------------------------------------------------------------ lookup
 
@@ -134,32 +123,44 @@ class PlayTable:
     # ------------------------------------------------------------------ moves
 
     def leads(self, hand: int) -> list[Play]:
-        """Every play the holder of ``hand`` may lead: the table's plays it contains."""
+        """Every play the holder of ``hand`` may lead.
+
+        Generated from the hand itself (the compile enumeration, bounded by the hand's cards
+        instead of the deck), which is far quicker than scanning the table; a property test
+        proves it equals :meth:`filter_leads`.
+        """
+        bound = cards.unpack(hand)
+        return [Play(k, r) for ctype in self.ruleset.combinations
+                for k, r in _enumerate_type(self.ruleset, ctype, bound)]
+
+    def answers(self, hand: int, previous: Reading) -> list[Play]:
+        """Every play from ``hand`` that beats ``previous`` (generated from the hand)."""
+        bound = cards.unpack(hand)
+        out: list[Play] = []
+        for ctype in self.ruleset.combinations:
+            if ctype.level > previous.level:
+                out += [Play(k, r) for k, r in _enumerate_type(self.ruleset, ctype, bound)]
+            elif ctype.name == previous.type and ctype.level == previous.level:
+                out += [Play(k, r) for k, r in _enumerate_type(
+                    self.ruleset, ctype, bound, length=previous.length,
+                    above=previous.rank_index)]
+        return out
+
+    def filter_leads(self, hand: int) -> list[Play]:
+        """Reference: the table's plays contained in ``hand``, by brute force."""
         guard = cards.GUARD
         top = hand | guard
         return [Play(k, r) for k in self._keys if (top - k) & guard == guard
                 for r in self.plays[k]]
 
-    def answers(self, hand: int, previous: Reading) -> list[Play]:
-        """Every play from ``hand`` that beats ``previous``."""
-        guard = cards.GUARD
-        top = hand | guard
-        out: list[Play] = []
-        group = (previous.type, previous.length)
-        if group in self._groups:
-            start = bisect.bisect_right(self._group_ranks[group], previous.rank_index)
-            for _, key, reading in self._groups[group][start:]:
-                if reading.level == previous.level and (top - key) & guard == guard:
-                    out.append(Play(key, reading))
-        for key, reading in self._crossing:
-            if reading.level > previous.level and (top - key) & guard == guard:
-                out.append(Play(key, reading))
-        return out
+    def filter_answers(self, hand: int, previous: Reading) -> list[Play]:
+        """Reference: the plays of :meth:`filter_leads` whose reading beats ``previous``."""
+        return [p for p in self.filter_leads(hand) if p.reading.beats(previous)]
 
     # ------------------------------------------------------------------ naming a reading
 
     def play(self, text: str) -> Play:
-        """A play from text: ``CARDS`` or, where it reads several ways, ``CARDS@type[/len[/rank]]``."""
+        """A play from text: ``CARDS``, or ``CARDS@type[/length[/rank]]`` naming a reading."""
         cards_part, _, named = text.partition("@")
         key = self.key_of(cards_part)
         readings = self.readings(key)
@@ -167,7 +168,8 @@ class PlayTable:
             raise IllegalPlayError(f"{cards.key_text(key) or 'no cards'} is not a legal play under "
                                    f"{self.ruleset.id}: {self.explain(key)}")
         if named:
-            chosen = [r for r in readings if r.short() == named or r.short().startswith(named + "/")]
+            chosen = [r for r in readings
+                      if r.short() == named or r.short().startswith(named + "/")]
             if len(chosen) != 1:
                 options = ", ".join(f"{cards.key_text(key)}@{r.short()}" for r in readings)
                 raise UsageError(f"reading {named!r} does not name one reading of "
@@ -204,7 +206,14 @@ class PlayTable:
         return "; ".join(f"as {', '.join(types)}: {reason}" for reason, types in reasons.items())
 
 
-def _kicker_fault(ctype: CombinationType, chain: Sequence[int], kickers: Sequence[int]) -> str | None:
+def table_order(key: int) -> tuple[int, tuple[int, ...]]:
+    """Sort key of the table: fewer cards first, then by ranks low to high."""
+    counts = cards.unpack(key)
+    return sum(counts), tuple(r for r, n in enumerate(counts) for _ in range(n))
+
+
+def _kicker_fault(ctype: CombinationType, chain: Sequence[int],
+                  kickers: Sequence[int]) -> str | None:
     body = [0] * cards.NUM_RANKS
     for r in chain:
         body[r] = ctype.width
@@ -273,20 +282,31 @@ def compile_table(ruleset: Ruleset) -> PlayTable:
     return PlayTable(ruleset, frozen)
 
 
-def _enumerate_type(ruleset: Ruleset, ctype: CombinationType) -> Iterator[tuple[int, Reading]]:
-    copies = ruleset.copies
+def _enumerate_type(ruleset: Ruleset, ctype: CombinationType,
+                    bound: Sequence[int] | None = None, *, length: int | None = None,
+                    above: int = -1) -> Iterator[tuple[int, Reading]]:
+    """Every legal reading of one type, its cards within ``bound`` (default: the deck).
+
+    ``length`` and ``above`` narrow the search to one chain length and to bodies whose highest
+    rank is above ``above``: what answering a play needs.
+    """
+    copies = ruleset.copies if bound is None else bound
     limit = ruleset.max_hand
     width, unit = ctype.width, ctype.kicker_unit
     longest = ctype.high - ctype.low + 1
     if ctype.max_length is not None:
         longest = min(longest, ctype.max_length)
-    for length in range(ctype.min_length, longest + 1):
-        n_units = ctype.kicker_count(length)
-        size = width * length + unit * n_units
+    lengths = range(ctype.min_length, longest + 1)
+    for chain_length in lengths:
+        if length is not None and ctype.reading_length(chain_length) != length:
+            continue
+        n_units = ctype.kicker_count(chain_length)
+        size = width * chain_length + unit * n_units
         if size > limit:
             break
-        for start in range(ctype.low, ctype.high - length + 2):
-            chain = tuple(range(start, start + length))
+        first = max(ctype.low, above - chain_length + 2)
+        for start in range(first, ctype.high - chain_length + 2):
+            chain = tuple(range(start, start + chain_length))
             if any(copies[r] < width for r in chain):
                 continue
             body = [0] * cards.NUM_RANKS
@@ -294,7 +314,7 @@ def _enumerate_type(ruleset: Ruleset, ctype: CombinationType) -> Iterator[tuple[
                 body[r] = width
             body_key = cards.pack(body)
             top = chain[-1]
-            reported = ctype.reading_length(length)
+            reported = ctype.reading_length(chain_length)
             if not unit:
                 yield body_key, Reading(ctype.name, reported, top, "", ctype.level)
                 continue

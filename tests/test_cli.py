@@ -1,0 +1,116 @@
+"""The ``ddz`` command: JSON shapes, text output, and usage errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ddz_rules.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_rules_lists_every_bundled_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "--json")
+    rows = json.loads(out)
+    assert code == 0 and {"classic", "two-player"} <= {r["id"] for r in rows}
+    assert all(r["title"] and r["summary"] for r in rows)
+
+
+def test_check_json_has_the_documented_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", "classic", "--json")
+    report = json.loads(out)
+    assert code == 0
+    assert {"ruleset", "plays", "by_type", "ambiguous", "ambiguous_examples"} <= set(report)
+    assert report["ambiguous"] == 0 and sum(report["by_type"].values()) == report["plays"]
+
+
+def test_check_lists_every_ambiguous_play_of_marked_card(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", "marked-card", "classic", "--json")
+    marked, classic = json.loads(out)
+    assert code == 0
+    assert marked["ambiguous"] == len(marked["ambiguous_examples"]) > 0
+    assert {"cards": "333444555666", "readings": [
+        {"type": "airplane", "length": 4, "rank": "6", "kickers": ""},
+        {"type": "airplane_singles", "length": 3, "rank": "5", "kickers": "666"},
+        {"type": "airplane_singles", "length": 3, "rank": "6", "kickers": "333"},
+    ]} in marked["ambiguous_examples"]
+    assert classic["ruleset"] == "classic"
+
+
+def test_classify_json(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "classify", "-r", "classic", "6 5 4 4 4 3 3 3", "--json")
+    assert json.loads(out) == {
+        "ruleset": "classic", "cards": "33344456", "legal": True,
+        "readings": [{"type": "airplane_singles", "length": 2, "rank": "4", "kickers": "56"}],
+        "reason": None}
+
+
+def test_classify_illegal_gives_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "classify", "44445555", "--json")
+    result = json.loads(out)
+    assert result["legal"] is False and result["readings"] == []
+    assert "quads_are_blocks" in result["reason"]
+
+
+def test_beats_json(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "beats", "KKK3", "QQQR", "--json")
+    result = json.loads(out)
+    assert result["beats"] is True and "kickers never count" in result["reason"]
+    _, out, _ = run(capsys, "beats", "456789", "34567", "--json")
+    assert json.loads(out)["beats"] is False
+
+
+def test_moves_leading_and_answering(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "moves", "3334445", "--json")
+    leads = json.loads(out)
+    assert "3334" in leads and "3334445" not in leads and "333444" in leads
+    _, out, _ = run(capsys, "moves", "3334445", "--beat", "KKK", "--json")
+    assert json.loads(out) == []
+    _, out, _ = run(capsys, "moves", "55556", "--beat", "KKK", "--json")
+    assert json.loads(out) == ["5555"]
+
+
+def test_moves_names_the_reading_of_ambiguous_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "moves", "-r", "marked-card", "333444555666", "--json")
+    listed = json.loads(out)
+    assert "333444555666@airplane/4/6" in listed
+    assert "333444555666@airplane_singles/3/5" in listed
+
+
+def test_plays_is_json_lines_of_the_whole_table(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "plays", "-r", "two-player")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 8798
+    assert lines[0] == {"cards": "5", "readings": [
+        {"type": "single", "length": 1, "rank": "5", "kickers": ""}]}
+
+
+def test_diff_counts_and_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "diff", "classic", "marked-card", "--json")
+    report = json.loads(out)
+    assert report["only_a"]["count"] == 156
+    assert report["only_a"]["by_type"] == {"four_two_singles": 156}
+    assert report["read_differently"]["count"] > 0
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["classify", "-r", "two-player", "33"], "not in the two-player deck"),
+    (["classify", "4X4"], "bad card 'X'"),
+    (["check", "nope"], "unknown ruleset 'nope'"),
+    (["moves", "345", "--beat", "44445555"], "not a legal play"),
+    (["moves", "-r", "marked-card", "3", "--beat", "333444555666"], "name one"),
+    (["frobnicate"], "invalid choice"),
+    (["classify"], "the following arguments are required"),
+])
+def test_usage_errors_are_one_line_with_exit_2(capsys: pytest.CaptureFixture[str],
+                                               argv: list[str], words: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and words in err

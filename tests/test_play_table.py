@@ -1,0 +1,130 @@
+"""The play table's invariants, for every bundled ruleset.
+
+Unique reading where claimed; every play classifies back to itself; legal plays generated from a
+hand equal brute-force filtering of the table; beats is a strict partial order in which only
+higher classes (bombs, the rocket) cross types.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ddz_rules import PlayTable, Reading, compile_table, load
+from ddz_rules.cards import key_text, pack_ranks, unpack
+
+from .conftest import FIXTURES, RULESETS
+
+
+def test_unique_reading_holds_exhaustively_where_claimed(table: PlayTable) -> None:
+    ambiguous = table.ambiguous()
+    if table.ruleset.settlement == "unique":
+        assert ambiguous == [], [key_text(k) for k in ambiguous[:5]]
+    for key in ambiguous:
+        shorts = [r.short() for r in table.readings(key)]
+        assert len(set(shorts)) == len(shorts) > 1
+
+
+def test_every_play_classifies_back_to_its_readings(table: PlayTable) -> None:
+    for key in table:
+        text = key_text(key)
+        assert table.classify(text) == table.readings(key)
+        assert table.explain(key).startswith("legal")
+
+
+def test_golden_play_counts_by_type(table: PlayTable) -> None:
+    golden = json.loads((FIXTURES / "golden_counts.json").read_text())[table.ruleset.id]
+    assert len(table) == golden["plays"]
+    assert table.by_type() == golden["by_type"]
+    assert len(table.ambiguous()) == golden["ambiguous"]
+
+
+def test_no_play_exceeds_the_largest_hand_or_the_deck(table: PlayTable) -> None:
+    deck = table.ruleset.copies
+    for key in table:
+        counts = unpack(key)
+        assert sum(counts) <= table.ruleset.max_hand
+        assert all(n <= limit for n, limit in zip(counts, deck, strict=True))
+
+
+def _deck(table: PlayTable) -> list[int]:
+    return [r for r, n in enumerate(table.ruleset.copies) for _ in range(n)]
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([17, 20]))
+def test_legal_leads_equal_brute_force_filter(ruleset_id: str, seed: int, size: int) -> None:
+    table = compile_table(load(ruleset_id))
+    hand = pack_ranks(random.Random(seed).sample(_deck(table), size))
+    generated = {(p.key, p.reading) for p in table.leads(hand)}
+    assert len(generated) == len(table.leads(hand))
+    assert generated == {(p.key, p.reading) for p in table.filter_leads(hand)}
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([1, 5, 17, 20]),
+       pick=st.integers(0, 10**9))
+def test_legal_answers_equal_brute_force_filter(ruleset_id: str, seed: int, size: int,
+                                                pick: int) -> None:
+    table = compile_table(load(ruleset_id))
+    keys = list(table)
+    previous = table.readings(keys[pick % len(keys)])[0]
+    hand = pack_ranks(random.Random(seed).sample(_deck(table), size))
+    generated = {(p.key, p.reading) for p in table.answers(hand, previous)}
+    assert generated == {(p.key, p.reading) for p in table.filter_answers(hand, previous)}
+
+
+def _readings(table: PlayTable) -> list[Reading]:
+    return [r for k in table for r in table.readings(k)]
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@given(data=st.data())
+def test_beats_is_a_strict_partial_order(ruleset_id: str, data: st.DataObject) -> None:
+    readings = _readings(compile_table(load(ruleset_id)))
+    a, b, c = (data.draw(st.sampled_from(readings)) for _ in range(3))
+    assert not a.beats(a)
+    assert not (a.beats(b) and b.beats(a))
+    if a.beats(b) and b.beats(c):
+        assert a.beats(c)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@given(data=st.data())
+def test_beats_is_transitive_within_a_type_chain(ruleset_id: str, data: st.DataObject) -> None:
+    table = compile_table(load(ruleset_id))
+    readings = _readings(table)
+    a = data.draw(st.sampled_from(readings))
+    same = [r for r in readings if (r.type, r.length) == (a.type, a.length)]
+    b, c = data.draw(st.sampled_from(same)), data.draw(st.sampled_from(same))
+    lo, mid, hi = sorted((a, b, c), key=lambda r: r.rank_index)
+    if hi.rank_index > mid.rank_index > lo.rank_index:
+        assert hi.beats(mid) and mid.beats(lo) and hi.beats(lo)
+
+
+def test_only_higher_classes_cross_types(table: PlayTable) -> None:
+    readings = _readings(table)
+    by_class: dict[int, list[Reading]] = {}
+    for r in readings:
+        by_class.setdefault(r.level, []).append(r)
+    levels = sorted(by_class)
+    sample = random.Random(7)
+    for low in levels:
+        for high in levels:
+            for _ in range(200):
+                a, b = sample.choice(by_class[high]), sample.choice(by_class[low])
+                if high > low:
+                    assert a.beats(b) and not b.beats(a)
+                elif (a.type, a.length) != (b.type, b.length):
+                    assert not a.beats(b)
+
+
+def test_the_rocket_beats_every_bomb_and_nothing_beats_it(table: PlayTable) -> None:
+    rocket = table.play("BR").reading
+    for reading in _readings(table):
+        if reading != rocket:
+            assert rocket.beats(reading) and not reading.beats(rocket)
