@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 from ddz_rules import cards
 from ddz_rules.errors import DdzError, UsageError
 from ddz_rules.ruleset import Ruleset, bundled_ids, load
-from ddz_rules.table import Play, PlayTable, compile_table
+from ddz_rules.table import Play, PlayTable, compile_table, table_order
 
 EXAMPLES = 5
 
