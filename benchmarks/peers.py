@@ -454,9 +454,9 @@ ADAPTERS = {
 
 _SELF_CHECK = [
     # (hand, previous play to answer)
-    ("33456789TTJQKA22B", "44"),
-    ("3334445556789TJQKKAR", "34567"),
-    ("3333444455667788999B", "333444555666"),
+    ("33456789TTJQKA22B", "44"),                     # 17 cards
+    ("333444555789TJQKKAR", "34567"),                # 19 cards
+    ("33334444556677889", "TTTJJJQQQKKKAA2B"),       # 17 cards, two bombs
 ]
 
 

@@ -22,8 +22,8 @@ Whole = Callable[[CombinationType, Sequence[int], Sequence[int]], str | None]
 def quads_are_blocks(ctype: CombinationType, body: Sequence[int], rank: int, n: int) -> str | None:
     """All four cards of a rank in one play must be one four-card body (S0 restriction 2)."""
     if ctype.kicker_rules.quads_are_blocks and n and body[rank] + n >= 4 and body[rank] != 4:
-        return (f"all four {RANKS[rank]}s in a play must be one four-card body, never split "
-                "between body and kickers or into kicker pairs (kickers.quads_are_blocks)")
+        return (f"the four {RANKS[rank]}s must be played as one four-card body "
+                "(kickers.quads_are_blocks)")
     return None
 
 
