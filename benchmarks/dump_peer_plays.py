@@ -44,7 +44,7 @@ import collections
 import gzip
 import os
 import sys
-from typing import Dict, Iterable, List, Tuple
+from collections.abc import Iterable
 
 RANKS = "3456789TJQKA2BR"
 _RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
@@ -56,7 +56,7 @@ def canonical(cards: Iterable[str]) -> str:
     return "".join(sorted(cards, key=_RANK_INDEX.__getitem__))
 
 
-def sort_key(play: str) -> Tuple[int, str]:
+def sort_key(play: str) -> tuple[int, str]:
     """Fixture ordering: number of cards, then the string itself."""
     return (len(play), play)
 
@@ -65,7 +65,7 @@ def sort_key(play: str) -> Tuple[int, str]:
 # RLCard
 # --------------------------------------------------------------------------
 
-def rlcard_plays() -> List[str]:
+def rlcard_plays() -> list[str]:
     """RLCard 1.2.0 Dou Dizhu action space without ``pass``.
 
     Cross-checked against ``DoudizhuJudger.playable_cards_from_hand`` applied
@@ -94,16 +94,16 @@ def rlcard_plays() -> List[str]:
 
 #: DouZero's integer card codes -> our rank characters.
 DOUZERO_TO_RANK = dict(zip([3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30],
-                           RANKS))
+                           RANKS, strict=False))
 
 
-def douzero_plays() -> List[str]:
+def douzero_plays() -> list[str]:
     """Every play DouZero 1.1.0's ``MovesGener`` yields, <= 20 cards."""
     from douzero.env.move_generator import MovesGener
 
     deck = [c for c in DOUZERO_TO_RANK if c < 20 for _ in range(4)] + [20, 30]
     mg = MovesGener(deck)
-    moves: List[List[int]] = []
+    moves: list[list[int]] = []
     moves += mg.gen_type_1_single() + mg.gen_type_2_pair()
     moves += mg.gen_type_3_triple() + mg.gen_type_4_bomb()
     moves += mg.gen_type_5_king_bomb()
@@ -142,7 +142,7 @@ def openspiel_string_to_cards(text: str) -> str:
     return canonical(text)
 
 
-def openspiel_actions() -> List[Tuple[int, str, str, str]]:
+def openspiel_actions() -> list[tuple[int, str, str, str]]:
     """All OpenSpiel dou_dizhu play actions as (id, type, os_string, cards)."""
     import pyspiel
 
@@ -162,12 +162,12 @@ def openspiel_actions() -> List[Tuple[int, str, str, str]]:
             a += 1
     # Sanity checks on the layout boundaries.
     assert out[0][3] == "3" and out[-1][3] == "BR"
-    assert [o for o in out if o[1] == "bomb"][0][3] == "3333"
+    assert next(o for o in out if o[1] == "bomb")[3] == "3333"
     return out
 
 
-def openspiel_play_counts(actions: List[Tuple[int, str, str, str]]
-                          ) -> Dict[str, int]:
+def openspiel_play_counts(actions: list[tuple[int, str, str, str]]
+                          ) -> dict[str, int]:
     """Number of OpenSpiel action ids per distinct card multiset."""
     return dict(collections.Counter(cards for _, _, _, cards in actions))
 
@@ -177,13 +177,18 @@ def openspiel_play_counts(actions: List[Tuple[int, str, str, str]]
 # --------------------------------------------------------------------------
 
 def _write_lines(path: str, lines: Iterable[str]) -> None:
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "wt", encoding="ascii", newline="\n") as f:
-        for line in lines:
-            f.write(line + "\n")
+    """Write lines; gzip (reproducibly: no name, mtime 0) if path ends .gz."""
+    data = "".join(line + "\n" for line in lines).encode("ascii")
+    with open(path, "wb") as raw:
+        if path.endswith(".gz"):
+            with gzip.GzipFile(filename="", mode="wb", fileobj=raw,
+                               mtime=0) as gz:
+                gz.write(data)
+        else:
+            raw.write(data)
 
 
-def main(argv: List[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("outdir", help="directory for the three fixture files")
     parser.add_argument("--openspiel-actions", metavar="FILE",

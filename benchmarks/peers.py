@@ -45,8 +45,9 @@ import collections
 import functools
 import random
 import time
+from collections.abc import Iterable, Sequence
 from types import SimpleNamespace
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any
 
 RANKS = "3456789TJQKA2BR"
 _RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
@@ -69,7 +70,7 @@ def _check_cards(cards: str, what: str = "hand") -> str:
     return canonical(cards)
 
 
-def _unique(plays: Iterable[str]) -> List[str]:
+def _unique(plays: Iterable[str]) -> list[str]:
     seen = set()
     out = []
     for p in plays:
@@ -89,15 +90,15 @@ def random_hand(rng: random.Random, size: int) -> str:
 # --------------------------------------------------------------------------
 
 _DZ_CODES = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30]
-_RANK_TO_DZ = dict(zip(RANKS, _DZ_CODES))
-_DZ_TO_RANK = dict(zip(_DZ_CODES, RANKS))
+_RANK_TO_DZ = dict(zip(RANKS, _DZ_CODES, strict=False))
+_DZ_TO_RANK = dict(zip(_DZ_CODES, RANKS, strict=False))
 
 
-def _douzero_legal(hand: str, prev: Optional[str]) -> List[str]:
+def _douzero_legal(hand: str, prev: str | None) -> list[str]:
     from douzero.env.game import GameEnv
 
     hand = _check_cards(hand)
-    seq: List[List[int]] = []
+    seq: list[list[int]] = []
     if prev:
         seq = [[_RANK_TO_DZ[c] for c in _check_cards(prev, "prev")]]
     # GameEnv.get_legal_card_play_actions reads only these three attributes.
@@ -111,7 +112,7 @@ def _douzero_legal(hand: str, prev: Optional[str]) -> List[str]:
     return _unique(canonical(_DZ_TO_RANK[c] for c in m) for m in moves)
 
 
-def douzero_lead(hand: str) -> List[str]:
+def douzero_lead(hand: str) -> list[str]:
     """DouZero's legal plays when leading (rival move = pass).
 
     Runs the real ``GameEnv.get_legal_card_play_actions`` (which calls
@@ -120,7 +121,7 @@ def douzero_lead(hand: str) -> List[str]:
     return _douzero_legal(hand, None)
 
 
-def douzero_answer(hand: str, prev: str) -> List[str]:
+def douzero_answer(hand: str, prev: str) -> list[str]:
     """DouZero's legal plays (pass excluded) answering the rival move ``prev``.
 
     Same code path as the game: ``move_detector.get_move_type(prev)`` picks
@@ -146,7 +147,7 @@ def _rl_card(rank: str) -> SimpleNamespace:
     return SimpleNamespace(rank=rank, suit="S")
 
 
-def rlcard_lead(hand: str) -> List[str]:
+def rlcard_lead(hand: str) -> list[str]:
     """RLCard's playable cards for ``hand`` when it holds the lead.
 
     In a game the judger computes ``playable_cards_from_hand`` once from the
@@ -160,7 +161,7 @@ def rlcard_lead(hand: str) -> List[str]:
     return sorted(plays, key=lambda p: (len(p), p))
 
 
-def rlcard_answer(hand: str, prev: str) -> List[str]:
+def rlcard_answer(hand: str, prev: str) -> list[str]:
     """RLCard's legal plays (pass excluded) answering the greater play ``prev``.
 
     Calls ``rlcard.games.doudizhu.utils.get_gt_cards``: plays of the same
@@ -184,14 +185,14 @@ def rlcard_answer(hand: str, prev: str) -> List[str]:
 # --------------------------------------------------------------------------
 
 @functools.lru_cache(maxsize=1)
-def _os_tables() -> Tuple[Any, Dict[int, str], Dict[str, List[int]], int]:
+def _os_tables() -> tuple[Any, dict[int, str], dict[str, list[int]], int]:
     """(game, action id -> cards, cards -> action ids, first play action id)."""
     import pyspiel
 
     game = pyspiel.load_game("dou_dizhu")
     state = game.new_initial_state()
-    id_to_cards: Dict[int, str] = {}
-    cards_to_ids: Dict[str, List[int]] = collections.defaultdict(list)
+    id_to_cards: dict[int, str] = {}
+    cards_to_ids: dict[str, list[int]] = collections.defaultdict(list)
     first_play = None
     for a in range(game.num_distinct_actions()):
         s = state.action_to_string(0, a)
@@ -206,7 +207,7 @@ def _os_tables() -> Tuple[Any, Dict[int, str], Dict[str, List[int]], int]:
     return game, id_to_cards, dict(cards_to_ids), first_play
 
 
-def openspiel_readings(cards: str) -> List[Tuple[int, str]]:
+def openspiel_readings(cards: str) -> list[tuple[int, str]]:
     """All OpenSpiel play actions whose card set is ``cards``.
 
     Returns ``(action_id, openspiel_string)`` pairs in id order; for airplane
@@ -222,12 +223,12 @@ class _Deck:
     """Hands out concrete OpenSpiel card ids (0..53) by rank."""
 
     def __init__(self) -> None:
-        self.free: Dict[str, List[int]] = {r: [] for r in RANKS}
+        self.free: dict[str, list[int]] = {r: [] for r in RANKS}
         for card in range(54):
             rank = RANKS[card % 13] if card < 52 else RANKS[card - 52 + 13]
             self.free[rank].append(card)
 
-    def take(self, cards: str) -> List[int]:
+    def take(self, cards: str) -> list[int]:
         out = []
         for c in cards:
             if not self.free[c]:
@@ -271,8 +272,8 @@ def _deal_and_bid(game: Any, hands: Sequence[str]) -> Any:
     return state
 
 
-def _apply(state: Any, player: int, play: Optional[str],
-           action: Optional[int] = None) -> None:
+def _apply(state: Any, player: int, play: str | None,
+           action: int | None = None) -> None:
     """Apply a scripted play (None = pass) for ``player``, checking legality."""
     _, _, cards_to_ids, _ = _os_tables()
     if state.current_player() != player:
@@ -289,8 +290,8 @@ def _apply(state: Any, player: int, play: Optional[str],
     state.apply_action(a)
 
 
-def openspiel_state(hand: str, prev: Optional[str] = None,
-                    prev_action: Optional[int] = None) -> Tuple[Any, int]:
+def openspiel_state(hand: str, prev: str | None = None,
+                    prev_action: int | None = None) -> tuple[Any, int]:
     """Build an OpenSpiel ``dou_dizhu`` state whose mover holds ``hand``.
 
     Args:
@@ -406,7 +407,7 @@ def openspiel_state(hand: str, prev: Optional[str] = None,
         f"{p}-card play")
 
 
-def _os_legal(state: Any, player: int, hand: str) -> List[str]:
+def _os_legal(state: Any, player: int, hand: str) -> list[str]:
     _, id_to_cards, _, _ = _os_tables()
     got = canonical(state.observation_string(player).split("\n")[0]
                     .replace("My hand ", "").replace("(BWJ)", "B")
@@ -416,13 +417,13 @@ def _os_legal(state: Any, player: int, hand: str) -> List[str]:
     return _unique(id_to_cards[a] for a in state.legal_actions() if a != 0)
 
 
-def openspiel_lead_actions(hand: str) -> List[int]:
+def openspiel_lead_actions(hand: str) -> list[int]:
     """OpenSpiel's legal action ids (no pass) when leading with ``hand``."""
-    state, player = openspiel_state(hand)
+    state, _player = openspiel_state(hand)
     return [a for a in state.legal_actions() if a != 0]
 
 
-def openspiel_lead(hand: str) -> List[str]:
+def openspiel_lead(hand: str) -> list[str]:
     """OpenSpiel's legal plays when leading a trick with ``hand``."""
     hand = _check_cards(hand)
     state, player = openspiel_state(hand)
@@ -430,7 +431,7 @@ def openspiel_lead(hand: str) -> List[str]:
 
 
 def openspiel_answer(hand: str, prev: str,
-                     prev_action: Optional[int] = None) -> List[str]:
+                     prev_action: int | None = None) -> list[str]:
     """OpenSpiel's legal plays (pass excluded) answering ``prev``.
 
     ``prev_action`` picks the reading of a multi-reading ``prev`` (default:

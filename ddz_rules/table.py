@@ -16,9 +16,10 @@ the table's plays that a hand contains, so the three cannot disagree.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
+from typing import NamedTuple
 
 from ddz_rules import cards
 from ddz_rules.cards import RANKS
@@ -38,12 +39,16 @@ class Reading:
     type: str
     length: int
     rank_index: int
-    kickers: str
+    kicker_key: int
     level: int
 
     @property
     def rank(self) -> str:
         return RANKS[self.rank_index]
+
+    @property
+    def kickers(self) -> str:
+        return cards.key_text(self.kicker_key)
 
     def beats(self, other: Reading) -> bool:
         """The one rule of comparison.
@@ -65,9 +70,11 @@ class Reading:
                 "kickers": self.kickers}
 
 
-@dataclass(frozen=True)
-class Play:
-    """A card set together with the reading it is played as."""
+class Play(NamedTuple):
+    """A card set (packed) together with the reading it is played as.
+
+    A named tuple rather than a dataclass: legal-play generation makes many of them.
+    """
 
     key: int
     reading: Reading
@@ -81,12 +88,29 @@ class Play:
 
 
 class PlayTable:
-    """Every legal play of one ruleset, indexed for lookup, comparison and move generation."""
+    """Every legal play of one ruleset, with lookup, comparison and move generation.
 
-    def __init__(self, ruleset: Ruleset, plays: dict[int, tuple[Reading, ...]]) -> None:
+    The whole table is enumerated on first need (iterating, counting, diffing); a single
+    classification or a hand's legal plays need only the part of the enumeration bounded by
+    those cards, so a one-off ``ddz classify`` does not pay for the whole table.
+    """
+
+    def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
-        self.plays = plays
-        self._keys = sorted(plays, key=table_order)
+        self._runs = _runs(ruleset)
+        self._answering: dict[tuple[str, int, int], Runs] = {}
+
+    @cached_property
+    def plays(self) -> dict[int, tuple[Reading, ...]]:
+        """Every legal play (packed) and its readings."""
+        found: dict[int, list[Reading]] = defaultdict(list)
+        for key, reading in _plays_within(self._runs, self.ruleset.deck_key):
+            found[key].append(reading)
+        return {k: _ordered(v) for k, v in found.items()}
+
+    @cached_property
+    def _keys(self) -> list[int]:
+        return sorted(self.plays, key=table_order)
 
     # ------------------------------------------------------------------ lookup
 
@@ -102,7 +126,13 @@ class PlayTable:
 
     def readings(self, key: int) -> tuple[Reading, ...]:
         """Every reading of a packed card set; empty when it is not a legal play."""
-        return self.plays.get(key, ())
+        if "plays" in self.__dict__:
+            return self.plays.get(key, ())
+        return self.read(key)
+
+    def read(self, key: int) -> tuple[Reading, ...]:
+        """The readings of one card set, enumerated afresh within its own cards."""
+        return _ordered([r for k, r in _plays_within(self._runs, key) if k == key])
 
     def classify(self, text: str) -> tuple[Reading, ...]:
         """Every reading of card text; empty when it is not a legal play."""
@@ -126,25 +156,18 @@ class PlayTable:
         """Every play the holder of ``hand`` may lead.
 
         Generated from the hand itself (the compile enumeration, bounded by the hand's cards
-        instead of the deck), which is far quicker than scanning the table; a property test
-        proves it equals :meth:`filter_leads`.
+        instead of the deck), far quicker than scanning the table; a property test proves it
+        equals :meth:`filter_leads`.
         """
-        bound = cards.unpack(hand)
-        return [Play(k, r) for ctype in self.ruleset.combinations
-                for k, r in _enumerate_type(self.ruleset, ctype, bound)]
+        return _plays_within(self._runs, hand)
 
     def answers(self, hand: int, previous: Reading) -> list[Play]:
         """Every play from ``hand`` that beats ``previous`` (generated from the hand)."""
-        bound = cards.unpack(hand)
-        out: list[Play] = []
-        for ctype in self.ruleset.combinations:
-            if ctype.level > previous.level:
-                out += [Play(k, r) for k, r in _enumerate_type(self.ruleset, ctype, bound)]
-            elif ctype.name == previous.type and ctype.level == previous.level:
-                out += [Play(k, r) for k, r in _enumerate_type(
-                    self.ruleset, ctype, bound, length=previous.length,
-                    above=previous.rank_index)]
-        return out
+        group = (previous.type, previous.length, previous.level)
+        candidates = self._answering.get(group)
+        if candidates is None:
+            candidates = self._answering[group] = _answering_runs(self._runs, *group)
+        return [p for p in _plays_within(candidates, hand) if p.reading.beats(previous)]
 
     def filter_leads(self, hand: int) -> list[Play]:
         """Reference: the table's plays contained in ``hand``, by brute force."""
@@ -272,73 +295,142 @@ def _shapes(ruleset: Ruleset, counts: Sequence[int]
 
 @cache
 def compile_table(ruleset: Ruleset) -> PlayTable:
-    """Enumerate every legal play of ``ruleset`` with all its readings."""
-    plays: dict[int, list[Reading]] = defaultdict(list)
-    for ctype in ruleset.combinations:
-        for key, reading in _enumerate_type(ruleset, ctype):
-            plays[key].append(reading)
-    frozen = {k: tuple(sorted(v, key=lambda r: (r.type, r.length, r.rank_index)))
-              for k, v in plays.items()}
-    return PlayTable(ruleset, frozen)
+    """The play table of ``ruleset`` (one per ruleset; enumerated on first need)."""
+    return PlayTable(ruleset)
 
 
-def _enumerate_type(ruleset: Ruleset, ctype: CombinationType,
-                    bound: Sequence[int] | None = None, *, length: int | None = None,
-                    above: int = -1) -> Iterator[tuple[int, Reading]]:
-    """Every legal reading of one type, its cards within ``bound`` (default: the deck).
+def _ordered(readings: Iterable[Reading]) -> tuple[Reading, ...]:
+    return tuple(sorted(readings, key=lambda r: (r.type, r.length, r.rank_index)))
 
-    ``length`` and ``above`` narrow the search to one chain length and to bodies whose highest
-    rank is above ``above``: what answering a play needs.
+
+Runs = tuple[tuple["_Body", ...], ...]
+#: Marks a kicker set that a whole-play restriction forbids, in a body's reading cache.
+_FORBIDDEN = Reading("forbidden", 0, 0, 0, 0)
+
+
+def _answering_runs(all_runs: Runs, type_: str, length: int, level: int) -> Runs:
+    """The bodies that can possibly beat a play of this type, length and class."""
+    runs = (tuple(b for b in run
+                  if b.ctype.level > level or (b.ctype.name, b.length) == (type_, length))
+            for run in all_runs)
+    return tuple(run for run in runs if run)
+
+
+@dataclass(frozen=True, slots=True)
+class _Body:
+    """One body of one type (a chain of ranks, ``width`` cards each) and what it may carry.
+
+    ``options`` lists, per kicker rank, the numbers of kicker units that the per-rank
+    restrictions allow beside this body, computed once by calling those restrictions, and
+    indexed by how many cards of that rank are available.
     """
-    copies = ruleset.copies if bound is None else bound
-    limit = ruleset.max_hand
-    width, unit = ctype.width, ctype.kicker_unit
-    longest = ctype.high - ctype.low + 1
-    if ctype.max_length is not None:
-        longest = min(longest, ctype.max_length)
-    lengths = range(ctype.min_length, longest + 1)
-    for chain_length in lengths:
-        if length is not None and ctype.reading_length(chain_length) != length:
-            continue
-        n_units = ctype.kicker_count(chain_length)
-        size = width * chain_length + unit * n_units
-        if size > limit:
-            break
-        first = max(ctype.low, above - chain_length + 2)
-        for start in range(first, ctype.high - chain_length + 2):
-            chain = tuple(range(start, start + chain_length))
-            if any(copies[r] < width for r in chain):
-                continue
-            body = [0] * cards.NUM_RANKS
-            for r in chain:
-                body[r] = width
-            body_key = cards.pack(body)
-            top = chain[-1]
-            reported = ctype.reading_length(chain_length)
-            if not unit:
-                yield body_key, Reading(ctype.name, reported, top, "", ctype.level)
-                continue
-            options = []  # per rank: the allowed numbers of kicker units
-            for rank in range(cards.NUM_RANKS):
-                room = (copies[rank] - body[rank]) // unit
-                allowed = [k for k in range(1, room + 1)
-                           if rank_reason(ctype, body, rank, k * unit) is None]
-                if allowed:
-                    options.append((rank, allowed))
-            for picked in _multisets(options, n_units):
-                kickers = [0] * cards.NUM_RANKS
-                for rank, k in picked:
-                    kickers[rank] = k * unit
-                if whole_reason(ctype, chain, kickers) is not None:
+
+    ctype: CombinationType
+    key: int
+    chain: tuple[int, ...]
+    length: int
+    top: int
+    n_units: int
+    options: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]
+    reading: Reading | None
+    readings: dict[int, Reading]
+
+
+def _runs(ruleset: Ruleset) -> Runs:
+    """Every body of every declared type that fits the deck and the largest hand.
+
+    Bodies come in runs of one type and one lowest rank, shortest chain first: when a hand
+    lacks a body, it lacks every longer body of its run too.
+    """
+    runs: dict[tuple[str, int], list[_Body]] = {}
+    for ctype in ruleset.combinations:
+        width, unit = ctype.width, ctype.kicker_unit
+        longest = ctype.high - ctype.low + 1
+        if ctype.max_length is not None:
+            longest = min(longest, ctype.max_length)
+        for chain_length in range(ctype.min_length, longest + 1):
+            n_units = ctype.kicker_count(chain_length)
+            if width * chain_length + unit * n_units > ruleset.max_hand:
+                break
+            for start in range(ctype.low, ctype.high - chain_length + 2):
+                chain = tuple(range(start, start + chain_length))
+                if any(ruleset.copies[r] < width for r in chain):
                     continue
-                kick_key = cards.pack(kickers)
-                yield body_key + kick_key, Reading(
-                    ctype.name, reported, top, cards.key_text(kick_key), ctype.level)
+                body = [0] * cards.NUM_RANKS
+                for r in chain:
+                    body[r] = width
+                length = ctype.reading_length(chain_length)
+                options: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
+                for rank in range(cards.NUM_RANKS) if unit else ():
+                    room = (ruleset.copies[rank] - body[rank]) // unit
+                    allowed = tuple(k for k in range(1, room + 1)
+                                    if rank_reason(ctype, body, rank, k * unit) is None)
+                    if allowed:
+                        by_avail = tuple(tuple(k for k in allowed if k * unit <= avail)
+                                         for avail in range(cards.FIELD_MASK + 1))
+                        options.append((rank, by_avail))
+                plain = None if unit else Reading(ctype.name, length, chain[-1], 0, ctype.level)
+                runs.setdefault((ctype.name, start), []).append(_Body(
+                    ctype, cards.pack(body), chain, length, chain[-1], n_units,
+                    tuple(options), plain, {}))
+    return tuple(tuple(run) for run in runs.values())
+
+
+def _plays_within(runs: Runs, bound: int) -> list[Play]:
+    """Every legal play, with its reading, whose cards lie within the packed set ``bound``."""
+    guard = cards.GUARD
+    top = bound | guard
+    out: list[Play] = []
+    for run in runs:
+        for body in run:
+            if (top - body.key) & guard != guard:
+                break
+            if body.reading is not None:
+                out.append(Play(body.key, body.reading))
+            else:
+                _add_kickers(body, bound, out)
+    return out
+
+
+def _add_kickers(body: _Body, bound: int, out: list[Play]) -> None:
+    """Append the plays of one body with every allowed set of kickers from ``bound``."""
+    ctype = body.ctype
+    unit = ctype.kicker_unit
+    rest = bound - body.key
+    bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
+    options = []
+    for rank, by_avail in body.options:
+        fits = by_avail[(rest >> (bits * rank)) & mask]
+        if fits:
+            options.append((rank, fits))
+    known = body.readings
+    for picked in _multisets(options, body.n_units):
+        kick_key = 0
+        for rank, k in picked:
+            kick_key += (k * unit) << (bits * rank)
+        reading = known.get(kick_key)
+        if reading is None:
+            kickers = [0] * cards.NUM_RANKS
+            for rank, k in picked:
+                kickers[rank] = k * unit
+            if whole_reason(ctype, body.chain, kickers) is not None:
+                known[kick_key] = _FORBIDDEN
+                continue
+            reading = known[kick_key] = Reading(ctype.name, body.length, body.top, kick_key,
+                                                ctype.level)
+        elif reading is _FORBIDDEN:
+            continue
+        out.append(Play(body.key + kick_key, reading))
 
 
 def _multisets(options: Sequence[tuple[int, Sequence[int]]], total: int
                ) -> Iterator[list[tuple[int, int]]]:
     """Every choice of (rank, units) pairs, ranks increasing, whose units sum to ``total``."""
+    if total == 1:
+        for rank, allowed in options:
+            if allowed[0] == 1:
+                yield [(rank, 1)]
+        return
     picked: list[tuple[int, int]] = []
 
     def walk(i: int, left: int) -> Iterator[list[tuple[int, int]]]:

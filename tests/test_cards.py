@@ -36,7 +36,7 @@ def test_bad_card_text_names_the_token(written: str, token: str) -> None:
 
 
 def test_two_player_deck_has_no_3s_or_4s() -> None:
-    with pytest.raises(CardError, match="'3' .* not in the two-player deck"):
+    with pytest.raises(CardError, match=r"'3' .* not in the two-player deck"):
         load("two-player").parse_cards("33")
 
 
