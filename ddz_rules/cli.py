@@ -11,11 +11,14 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from ddz_rules import cards
 from ddz_rules.errors import DdzError, UsageError
+from ddz_rules.records import read_record, replay
 from ddz_rules.ruleset import Ruleset, bundled_ids, load
+from ddz_rules.simulate import simulate
 from ddz_rules.table import Play, PlayTable, compile_table, table_order
 
 EXAMPLES = 5
@@ -239,6 +242,57 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    record = read_record(args.record)
+    outcome = replay(record, args.record)
+    payload = outcome.to_json()
+
+    def text() -> str:
+        if not outcome.valid:
+            return (f"invalid: action {payload['index']} ({payload['action']!r}): "
+                    f"{payload['reason']}")
+        return _result_text(payload)
+
+    _emit(args, payload, text)
+    return 0 if outcome.valid else 1
+
+
+def _result_text(result: dict[str, Any]) -> str:
+    if result["redeal"]:
+        return "valid: nobody took the hand; it is dealt again with nothing carried over"
+    events = ", ".join(f"{e['event']} x{e['factor']}" + (f" ({e['cards']})" if "cards" in e
+                                                          else "")
+                       for e in result["events"]) or "none"
+    return (f"valid: landlord seat {result['landlord']}, {result['winner']} win\n"
+            f"  base {result['base']} x multiplier {result['multiplier']} (events: {events})\n"
+            f"  scores {result['scores']}")
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.hands < 1:
+        raise UsageError(f"--hands must be at least 1, got {args.hands}")
+    ruleset = load(args.ruleset)
+    summary = simulate(ruleset, args.hands, args.seed,
+                       Path(args.records) if args.records else None)
+    payload = summary.to_json(ruleset.players - 1)
+
+    def text() -> str:
+        lines = [f"{payload['ruleset']}: {payload['hands']} hands of random legal play "
+                 f"(seed {args.seed}), {payload['redeals']} redeals",
+                 f"  landlord won {payload['landlord_wins']} "
+                 f"({100 * payload['landlord_win_rate']:.1f}%)",
+                 f"  mean score per hand: landlord {payload['mean_score']['landlord']:+.3f}, "
+                 f"peasant {payload['mean_score']['peasant']:+.3f}",
+                 "  multiplier: " + ", ".join(f"x{k} {v}" for k, v in
+                                              payload["multipliers"].items()),
+                 "  events: " + (", ".join(f"{k} {v}" for k, v in payload["events"].items())
+                                 or "none")]
+        return "\n".join(lines)
+
+    _emit(args, payload, text)
+    return 0
+
+
 # ------------------------------------------------------------------------- parser
 
 
@@ -279,6 +333,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
     p.add_argument("--examples", type=int, default=EXAMPLES, help="examples per section")
+    p = add("replay", cmd_replay, "Check a hand record action by action and print its result.")
+    p.add_argument("record", metavar="RECORD.json")
+    p = add("simulate", cmd_simulate, "Play hands with uniformly random legal players and "
+            "summarise them.", ruleset=True)
+    p.add_argument("--hands", type=int, default=1000, help="hands to play (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--records", metavar="DIR", help="write every hand's record here")
     return parser
 
 

@@ -25,6 +25,16 @@ from ddz_rules.errors import CardError, RulesetError, UsageError
 from ddz_rules.loader import KeyPath, Located, dotted, load_yaml
 
 KICKER_UNITS = {"none": 0, "single": 1, "pair": 2}
+#: The parameters each auction family needs.
+FAMILY_KEYS = {
+    "single_round": ("bids",),
+    "open_consecutive_passes": ("bids",),
+    "open_until_passed": ("bids",),
+    "call_rob": ("max_robs",),
+    "call_grab": ("max_grabs",),
+}
+#: Multiplier events that are not play classes.
+HAND_EVENTS = ("spring", "anti_spring", "rob", "grab")
 _HERE = Path(__file__).resolve().parent
 
 
@@ -148,6 +158,17 @@ class Ruleset:
     kitty: int
     settlement: str
     combinations: tuple[CombinationType, ...]
+    kitty_shown: bool
+    first_bidder: str
+    auction_family: str
+    bids: tuple[int, ...]
+    max_robs: int
+    max_grabs: int
+    all_pass: str
+    peasant_goal: str
+    base_rule: str
+    multipliers: tuple[tuple[str, int], ...]
+    cap: int | None
     data: Mapping[str, Any] = field(compare=False, repr=False)
     overlay: Mapping[str, Any] = field(compare=False, repr=False)
     origins: Mapping[KeyPath, tuple[str, int]] = field(compare=False, repr=False)
@@ -476,10 +497,48 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         ))
     if not combos:
         raise fail("no combination type is enabled", "combinations")
+    auction = data["auction"]
+    family = auction["family"]["value"]
+    for needed in FAMILY_KEYS[family]:
+        if needed not in auction:
+            raise fail(f"the {family} auction needs 'auction.{needed}'", "auction", "family",
+                       "value")
+    if family == "call_rob" and players != 2:
+        raise fail(f"the call_rob auction is for two players, not {players}",
+                   "auction", "family", "value")
+    bids = tuple(auction.get("bids", {}).get("value", ()))
+    if list(bids) != sorted(set(bids)):
+        raise fail(f"bids {list(bids)} must rise strictly", "auction", "bids", "value")
+    peasant_goal = _value(data, "ending", "peasant_goal")
+    if peasant_goal == "advantage" and family != "call_rob":
+        raise fail("the advantage goal counts robs, so it needs the call_rob auction",
+                   "ending", "peasant_goal", "value")
+    base_rule = _value(data, "scoring", "base")
+    if auction["all_pass"]["value"] == "first_bidder_landlord" and base_rule == "bid":
+        raise fail("when nobody bids there is no bid to be the base; use base 'one'",
+                   "auction", "all_pass", "value")
+    if base_rule == "bid" and not bids:
+        raise fail(f"a base of 'bid' needs bids, and the {family} auction has none",
+                   "scoring", "base", "value")
+    multipliers = _value(data, "scoring", "multipliers")
+    known_events = list(classes) + list(HAND_EVENTS)
+    for event in multipliers:
+        if event not in known_events:
+            near = difflib.get_close_matches(event, known_events, n=1)
+            hint = f"; did you mean '{near[0]}'?" if near else ""
+            raise fail(f"'{event}' is neither a class nor one of {', '.join(HAND_EVENTS)}{hint}",
+                       "scoring", "multipliers", "value")
     return Ruleset(
         id=data["id"], title=data["title"], summary=data["summary"], path=top.path,
         base=base, players=players, deck_ranks=deck_ranks, copies=copies,
         hand_size=hand_size, kitty=kitty,
         settlement=_value(data, "readings", "settlement"), combinations=tuple(combos),
+        kitty_shown=_value(data, "deal", "kitty_shown"),
+        first_bidder=auction["first_bidder"]["value"], auction_family=family, bids=bids,
+        max_robs=auction.get("max_robs", {}).get("value", 0),
+        max_grabs=auction.get("max_grabs", {}).get("value", 0),
+        all_pass=auction["all_pass"]["value"], peasant_goal=peasant_goal,
+        base_rule=base_rule, multipliers=tuple(multipliers.items()),
+        cap=_value(data, "scoring", "cap"),
         data=data, overlay=top.data, origins=dict(origins),
     )

@@ -1,0 +1,265 @@
+"""Auction families: small state machines that choose the landlord.
+
+Each family is chosen by ``auction.family`` in the ruleset and implemented once here. An
+auction takes words (``pass``, ``1``..``3``, ``call``, ``no-call``, ``rob``, ``no-rob``,
+``grab``, ``no-grab``), says whose turn it is and which words are legal, and when it is over
+names the landlord (or none, for a redeal), the winning bid, and the robs or grabs made.
+
+>>> auction = new_auction(load("classic"), first=1)
+>>> for word in ["1", "pass", "3"]:
+...     auction.apply(word)
+>>> auction.done, auction.outcome().landlord, auction.outcome().bid
+(True, 0, 3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ddz_rules.errors import DdzError
+from ddz_rules.ruleset import Ruleset, load  # noqa: F401  (load: for the doctest)
+
+
+class IllegalActionError(DdzError):
+    """An action that the rules do not allow at this point."""
+
+
+@dataclass(frozen=True)
+class AuctionOutcome:
+    """How an auction ended: ``landlord`` is None when the hand is to be dealt again."""
+
+    landlord: int | None
+    bid: int = 0
+    robs: int = 0
+    grabs: int = 0
+
+
+@dataclass
+class Auction:
+    """Shared state of every family: seats in playing order, the words said so far."""
+
+    players: int
+    first: int
+    first_bidder_on_all_pass: bool = False
+    history: list[tuple[int, str]] = field(default_factory=list)
+    to_act: int = 0
+    done: bool = False
+    result: AuctionOutcome | None = None
+
+    def __post_init__(self) -> None:
+        self.to_act = self.first
+
+    def legal(self) -> list[str]:
+        """The words the player to act may say."""
+        raise NotImplementedError
+
+    def apply(self, word: str) -> None:
+        """Say ``word`` for the player to act; refuse it, changing nothing, if illegal."""
+        if self.done:
+            raise IllegalActionError("the auction is over")
+        legal = self.legal()
+        if word not in legal:
+            raise IllegalActionError(
+                f"seat {self.to_act} may not say {word!r} now; legal: {', '.join(legal)}")
+        self.history.append((self.to_act, word))
+        self._step(word)
+
+    def _step(self, word: str) -> None:
+        raise NotImplementedError
+
+    def _finish(self, outcome: AuctionOutcome) -> None:
+        """End the auction. Where nobody bid or called, ``auction.all_pass`` decides."""
+        if outcome.landlord is None and self.first_bidder_on_all_pass:
+            outcome = AuctionOutcome(self.first)
+        self.done = True
+        self.result = outcome
+
+    def outcome(self) -> AuctionOutcome:
+        if self.result is None:
+            raise IllegalActionError("the auction is not over")
+        return self.result
+
+    def _next(self, seat: int) -> int:
+        return (seat + 1) % self.players
+
+
+@dataclass
+class _Bidding(Auction):
+    """Families where players bid numbers, each strictly above the highest so far."""
+
+    bids: tuple[int, ...] = ()
+    high: int = 0
+    high_seat: int | None = None
+
+    def legal(self) -> list[str]:
+        return ["pass", *(str(b) for b in self.bids if b > self.high)]
+
+    def _raise(self, word: str) -> bool:
+        """Record a bid; True when it is the top bid, which ends the auction at once."""
+        self.high, self.high_seat = int(word), self.to_act
+        if self.high == self.bids[-1]:
+            self._finish(AuctionOutcome(self.to_act, self.high))
+            return True
+        return False
+
+    def _won(self) -> AuctionOutcome:
+        return AuctionOutcome(self.high_seat, self.high if self.high_seat is not None else 0)
+
+
+@dataclass
+class SingleRound(_Bidding):
+    """Each player speaks exactly once (text 000); a top bid ends it at once."""
+
+    def _step(self, word: str) -> None:
+        if word != "pass" and self._raise(word):
+            return
+        if len(self.history) == self.players:
+            self._finish(self._won())
+        else:
+            self.to_act = self._next(self.to_act)
+
+
+@dataclass
+class OpenConsecutivePasses(_Bidding):
+    """Round and round; after a bid, every other player passing in a row ends it (text 001).
+
+    A pass is not final. Before any bid, a full round of passes means nobody wants the hand.
+    """
+
+    passes_in_a_row: int = 0
+
+    def _step(self, word: str) -> None:
+        if word != "pass":
+            self.passes_in_a_row = 0
+            if self._raise(word):
+                return
+        else:
+            self.passes_in_a_row += 1
+            needed = self.players - 1 if self.high_seat is not None else self.players
+            if self.passes_in_a_row >= needed:
+                self._finish(self._won())
+                return
+        self.to_act = self._next(self.to_act)
+
+
+@dataclass
+class OpenUntilPassed(_Bidding):
+    """Round and round, a pass being final, until all but one have passed (text 003).
+
+    If all but one have passed and nobody has bid, the last player may still bid or pass.
+    """
+
+    passed: set[int] = field(default_factory=set)
+
+    def _step(self, word: str) -> None:
+        if word != "pass":
+            if self._raise(word):
+                return
+        else:
+            self.passed.add(self.to_act)
+            if len(self.passed) == self.players or (
+                    len(self.passed) == self.players - 1 and self.high_seat is not None):
+                self._finish(self._won())
+                return
+        seat = self._next(self.to_act)
+        while seat in self.passed:
+            seat = self._next(seat)
+        self.to_act = seat
+
+
+@dataclass
+class CallRob(Auction):
+    """Call, then rob in turn, for two players (text 002).
+
+    After a call the others may rob; a rob makes the robber the candidate and passes the turn
+    on. The first refusal makes the candidate landlord; the last allowed rob wins at once.
+    If nobody calls, ``all_pass`` decides (text 002: the first speaker is landlord).
+    """
+
+    max_robs: int = 4
+    candidate: int | None = None
+    robs: int = 0
+    calls_refused: int = 0
+
+    def legal(self) -> list[str]:
+        return ["call", "no-call"] if self.candidate is None else ["rob", "no-rob"]
+
+    def _step(self, word: str) -> None:
+        if word == "no-call":
+            self.calls_refused += 1
+            if self.calls_refused == self.players:
+                self._finish(AuctionOutcome(None))
+                return
+        elif word == "call":
+            self.candidate = self.to_act
+        elif word == "rob":
+            self.candidate = self.to_act
+            self.robs += 1
+            if self.robs == self.max_robs:
+                self._finish(AuctionOutcome(self.candidate, robs=self.robs))
+                return
+        else:  # no-rob
+            self._finish(AuctionOutcome(self.candidate, robs=self.robs))
+            return
+        self.to_act = self._next(self.to_act)
+
+
+@dataclass
+class CallGrab(Auction):
+    """Call, then one chance to grab for each other player, then the caller's last word.
+
+    The variant of text 003: each grab makes the grabber the candidate and doubles the stake.
+    """
+
+    max_grabs: int = 3
+    caller: int | None = None
+    candidate: int | None = None
+    grabs: int = 0
+    calls_refused: int = 0
+    waiting: list[int] = field(default_factory=list)
+
+    def legal(self) -> list[str]:
+        return ["call", "no-call"] if self.caller is None else ["grab", "no-grab"]
+
+    def _step(self, word: str) -> None:
+        if word == "no-call":
+            self.calls_refused += 1
+            if self.calls_refused == self.players:
+                self._finish(AuctionOutcome(None))
+                return
+            self.to_act = self._next(self.to_act)
+            return
+        if word == "call":
+            self.caller = self.candidate = self.to_act
+            others = [(self.to_act + i) % self.players for i in range(1, self.players)]
+            self.waiting = others
+        else:
+            if word == "grab":
+                self.candidate = self.to_act
+                self.grabs += 1
+                if self.to_act != self.caller and self.caller not in self.waiting:
+                    self.waiting.append(self.caller)  # type: ignore[arg-type]
+            if self.grabs == self.max_grabs:
+                self.waiting = []
+        if not self.waiting:
+            self._finish(AuctionOutcome(self.candidate, grabs=self.grabs))
+            return
+        self.to_act = self.waiting.pop(0)
+
+
+def new_auction(ruleset: Ruleset, first: int) -> Auction:
+    """The auction a ruleset's ``auction.family`` names, with the first bidder to speak."""
+    on_all_pass = ruleset.all_pass == "first_bidder_landlord"
+    family = ruleset.auction_family
+    common = {"players": ruleset.players, "first": first, "first_bidder_on_all_pass": on_all_pass}
+    if family == "single_round":
+        return SingleRound(**common, bids=ruleset.bids)  # type: ignore[arg-type]
+    if family == "open_consecutive_passes":
+        return OpenConsecutivePasses(**common, bids=ruleset.bids)  # type: ignore[arg-type]
+    if family == "open_until_passed":
+        return OpenUntilPassed(**common, bids=ruleset.bids)  # type: ignore[arg-type]
+    if family == "call_rob":
+        return CallRob(**common, max_robs=ruleset.max_robs)  # type: ignore[arg-type]
+    if family == "call_grab":
+        return CallGrab(**common, max_grabs=ruleset.max_grabs)  # type: ignore[arg-type]
+    raise ValueError(f"unknown auction family {family!r}")  # the schema forbids it

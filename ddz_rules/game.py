@@ -1,0 +1,372 @@
+"""One hand of Dou Dizhu, from the deal through the auction and the play to the score.
+
+A :class:`Hand` is a state machine with an explicit :class:`Phase`. ``legal_actions()`` lists
+what the seat to act may do, ``apply(action)`` does it or refuses it with a precise reason and
+no change, every step is appended to ``log`` as a frozen operation record, and ``view(seat)``
+holds only what that seat may know. Deals are seeded and reproducible.
+
+>>> hand = Hand.new(load("classic"), seed=7)
+>>> str(hand.phase), hand.to_act == hand.deal.first_bidder
+('auction', True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ddz_rules import cards
+from ddz_rules.auction import Auction, IllegalActionError, new_auction
+from ddz_rules.ruleset import Ruleset, load  # noqa: F401  (load: for the doctest)
+from ddz_rules.scoring import (
+    MultiplierEvent,
+    Result,
+    base_of,
+    closing_events,
+    event,
+    redeal,
+    settle,
+)
+from ddz_rules.table import Play, PlayTable, Reading, compile_table
+
+PASS = "pass"
+Action = str | Play
+
+#: The number a turned card counts as (``auction.first_bidder: turned_card``).
+TURNED_CARD_VALUE = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13, "2": 2, "B": 14, "R": 15,
+                     **{str(n): n for n in range(3, 10)}}
+
+
+class Phase(StrEnum):
+    """Where a hand stands. The kitty phase passes as soon as the landlord is known."""
+
+    DEAL = "deal"
+    AUCTION = "auction"
+    KITTY = "kitty"
+    PLAY = "play"
+    SETTLED = "settled"
+
+
+# --------------------------------------------------------------------------- operations
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The deal: every seat's cards, the kitty, the undealt cards, and who bids first."""
+
+    hands: tuple[int, ...]
+    kitty: int
+    undealt: int
+    dealer: int
+    first_bidder: int
+    marked_card: int | None = None
+    turned_card: int | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class Said:
+    """An auction word."""
+
+    seat: int
+    word: str
+
+
+@dataclass(frozen=True)
+class KittyTaken:
+    """The landlord takes the kitty (shown to all where ``deal.kitty_shown``)."""
+
+    seat: int
+    kitty: int
+    shown: bool
+
+
+@dataclass(frozen=True)
+class Played:
+    """A play, with the reading it was played as."""
+
+    seat: int
+    play: Play
+
+
+@dataclass(frozen=True)
+class Passed:
+    """A pass in the play phase."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The hand is over."""
+
+    result: Result
+
+
+Operation = Deal | Said | KittyTaken | Played | Passed | Settled
+
+
+# --------------------------------------------------------------------------- dealing
+
+
+def deal(ruleset: Ruleset, seed: int, dealer: int = 0) -> Deal:
+    """Shuffle with ``seed`` and deal one card at a time from the dealer's left.
+
+    The first bidder follows ``auction.first_bidder``; this function and :func:`first_bidder`
+    are the only places that give it meaning.
+    """
+    rng = random.Random(seed)
+    deck = [r for r, n in enumerate(ruleset.copies) for _ in range(n)]
+    rng.shuffle(deck)
+    n, size = ruleset.players, ruleset.hand_size
+    dealt = n * size
+    seats = [0] * n
+    holder: list[int] = []
+    for i, rank in enumerate(deck[:dealt]):
+        seat = (dealer + 1 + i) % n
+        seats[seat] += 1 << (cards.FIELD_BITS * rank)
+        holder.append(seat)
+    kitty = cards.pack_ranks(deck[dealt:dealt + ruleset.kitty])
+    undealt = cards.pack_ranks(deck[dealt + ruleset.kitty:])
+    marked = turned = None
+    method = ruleset.first_bidder
+    if method == "random":
+        first = rng.randrange(n)
+    elif method == "marked_card":
+        index = rng.randrange(dealt)
+        marked, first = deck[index], holder[index]
+    elif method == "turned_card":
+        turned = deck[0]
+        first = first_bidder(ruleset, dealer, turned_card=turned)
+    else:
+        first = first_bidder(ruleset, dealer)
+    return Deal(tuple(seats), kitty, undealt, dealer, first, marked, turned, seed)
+
+
+def first_bidder(ruleset: Ruleset, dealer: int, turned_card: int | None = None) -> int:
+    """The first bidder where it follows from the dealer (and the turned card)."""
+    if ruleset.first_bidder == "turned_card":
+        assert turned_card is not None
+        return (dealer + TURNED_CARD_VALUE[cards.RANKS[turned_card]]) % ruleset.players
+    return (dealer + 1) % ruleset.players
+
+
+# --------------------------------------------------------------------------- views
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat may know: its own cards and everything public, nothing else."""
+
+    seat: int
+    phase: Phase
+    to_act: int | None
+    hand: int
+    hand_sizes: tuple[int, ...]
+    dealer: int
+    first_bidder: int
+    auction: tuple[tuple[int, str], ...]
+    landlord: int | None
+    kitty: int | None
+    plays: tuple[tuple[int, Play | None], ...]
+    to_beat: Play | None
+    to_beat_seat: int | None
+    multiplier: int
+    advantage: int | None
+    undealt: int
+    marked_card: tuple[int, int] | None
+    turned_card: int | None
+
+
+# --------------------------------------------------------------------------- the hand
+
+
+class Hand:
+    """One hand under one ruleset."""
+
+    def __init__(self, ruleset: Ruleset, dealt: Deal, table: PlayTable | None = None) -> None:
+        self.ruleset = ruleset
+        self.table = table or compile_table(ruleset)
+        self.deal = dealt
+        self.hands = list(dealt.hands)
+        self.log: list[Operation] = [dealt]
+        self.phase = Phase.AUCTION
+        self.auction: Auction = new_auction(ruleset, dealt.first_bidder)
+        self.to_act: int | None = dealt.first_bidder
+        self.landlord: int | None = None
+        self.bid = 0
+        self.robs = 0
+        self.events: list[MultiplierEvent] = []
+        self.plays_by_seat = [0] * ruleset.players
+        self.to_beat: Play | None = None
+        self.to_beat_seat: int | None = None
+        self.passes = 0
+        self.result: Result | None = None
+
+    @classmethod
+    def new(cls, ruleset: Ruleset, seed: int, dealer: int = 0) -> Hand:
+        """A freshly dealt hand."""
+        return cls(ruleset, deal(ruleset, seed, dealer))
+
+    # ------------------------------------------------------------ queries
+
+    def legal_actions(self) -> list[Action]:
+        """What the seat to act may do now: auction words, or plays and ``"pass"``."""
+        if self.phase is Phase.AUCTION:
+            return list(self.auction.legal())
+        if self.phase is not Phase.PLAY:
+            return []
+        assert self.to_act is not None
+        hand = self.hands[self.to_act]
+        if self.to_beat is None:
+            return list(self.table.leads(hand))
+        return [*self.table.answers(hand, self.to_beat.reading), PASS]
+
+    @property
+    def multiplier(self) -> int:
+        """The product of the multiplier events so far."""
+        out = 1
+        for e in self.events:
+            out *= e.factor
+        return out
+
+    def view(self, seat: int) -> View:
+        """Everything ``seat`` may know, and nothing it may not."""
+        public_plays: list[tuple[int, Play | None]] = []
+        for op in self.log:
+            if isinstance(op, Played):
+                public_plays.append((op.seat, op.play))
+            elif isinstance(op, Passed):
+                public_plays.append((op.seat, None))
+        kitty_known = self.landlord is not None and (self.ruleset.kitty_shown
+                                                     or seat == self.landlord)
+        marked = None
+        if self.deal.marked_card is not None:
+            marked = (self.deal.first_bidder, self.deal.marked_card)
+        return View(
+            seat=seat, phase=self.phase, to_act=self.to_act, hand=self.hands[seat],
+            hand_sizes=tuple(cards.size(h) for h in self.hands), dealer=self.deal.dealer,
+            first_bidder=self.deal.first_bidder, auction=tuple(
+                (op.seat, op.word) for op in self.log if isinstance(op, Said)),
+            landlord=self.landlord, kitty=self.deal.kitty if kitty_known else None,
+            plays=tuple(public_plays), to_beat=self.to_beat, to_beat_seat=self.to_beat_seat,
+            multiplier=self.multiplier, advantage=self.advantage,
+            undealt=cards.size(self.deal.undealt), marked_card=marked,
+            turned_card=self.deal.turned_card)
+
+    @property
+    def advantage(self) -> int | None:
+        """Cards at which the peasant wins (``ending.peasant_goal: advantage``), else None."""
+        if self.ruleset.peasant_goal != "advantage" or self.landlord is None:
+            return None
+        return self.robs
+
+    # ------------------------------------------------------------ acting
+
+    def apply(self, action: Action) -> None:
+        """Do ``action`` for the seat to act, or raise IllegalActionError changing nothing."""
+        if self.phase is Phase.AUCTION:
+            if not isinstance(action, str):
+                raise IllegalActionError(f"the auction is on: {cards.key_text(action.key)} is "
+                                         "a play, not an auction word")
+            seat = self.auction.to_act
+            self.auction.apply(action)
+            self.log.append(Said(seat, action))
+            if self.auction.done:
+                self._end_auction()
+            else:
+                self.to_act = self.auction.to_act
+            return
+        if self.phase is not Phase.PLAY:
+            raise IllegalActionError("the hand is over" if self.phase is Phase.SETTLED
+                                     else f"no action is taken in the {self.phase.value} phase")
+        if isinstance(action, str):
+            if action != PASS:
+                action = self._parse_play(action)
+            else:
+                self._pass()
+                return
+        self._play(action)
+
+    def _parse_play(self, text: str) -> Play:
+        try:
+            return self.table.play(text)
+        except Exception as exc:  # CardError, IllegalPlayError, UsageError
+            raise IllegalActionError(str(exc)) from None
+
+    def _end_auction(self) -> None:
+        outcome = self.auction.outcome()
+        if outcome.landlord is None:
+            self._settle(redeal(self.ruleset))
+            return
+        self.landlord, self.bid, self.robs = outcome.landlord, outcome.bid, outcome.robs
+        for name, count in (("rob", outcome.robs), ("grab", outcome.grabs)):
+            for _ in range(count):
+                found = event(self.ruleset, name)
+                if found:
+                    self.events.append(found)
+        self.phase = Phase.KITTY
+        self.hands[self.landlord] += self.deal.kitty
+        self.log.append(KittyTaken(self.landlord, self.deal.kitty, self.ruleset.kitty_shown))
+        self.phase = Phase.PLAY
+        self.to_act = self.landlord
+
+    def _pass(self) -> None:
+        seat = self.to_act
+        assert seat is not None
+        if self.to_beat is None:
+            raise IllegalActionError(f"seat {seat} leads this trick and may not pass")
+        self.log.append(Passed(seat))
+        self.passes += 1
+        if self.passes == self.ruleset.players - 1:  # play.trick: others_pass
+            self.to_act, self.to_beat, self.to_beat_seat, self.passes = (
+                self.to_beat_seat, None, None, 0)
+        else:
+            self.to_act = (seat + 1) % self.ruleset.players
+
+    def _play(self, play: Play) -> None:
+        seat = self.to_act
+        assert seat is not None
+        hand = self.hands[seat]
+        if not cards.contains(hand, play.key):
+            raise IllegalActionError(f"seat {seat} does not hold {cards.key_text(play.key)}")
+        if play.reading not in self.table.readings(play.key):
+            raise IllegalActionError(f"{cards.key_text(play.key)} cannot be read as "
+                                     f"{play.reading.short()}")
+        if self.to_beat is not None and not play.reading.beats(self.to_beat.reading):
+            raise IllegalActionError(
+                f"{cards.key_text(play.key)} ({play.reading.short()}) does not beat "
+                f"{cards.key_text(self.to_beat.key)} ({self.to_beat.reading.short()})")
+        self.hands[seat] = hand - play.key
+        self.plays_by_seat[seat] += 1
+        self.log.append(Played(seat, play))
+        found = event(self.ruleset, _class_of(self.ruleset, play.reading), seat,
+                      cards.key_text(play.key))
+        if found:
+            self.events.append(found)
+        self.to_beat, self.to_beat_seat, self.passes = play, seat, 0
+        left = cards.size(self.hands[seat])
+        if left == 0 or (seat != self.landlord and self.advantage is not None
+                         and left <= self.advantage):
+            self._finish(winner=seat)
+        else:
+            self.to_act = (seat + 1) % self.ruleset.players
+
+    def _finish(self, winner: int) -> None:
+        assert self.landlord is not None
+        landlord_won = winner == self.landlord
+        self.events += closing_events(self.ruleset, landlord_won, self.plays_by_seat,
+                                      self.landlord)
+        self._settle(settle(self.ruleset, self.landlord, landlord_won,
+                            base_of(self.ruleset, self.bid), self.events))
+
+    def _settle(self, result: Result) -> None:
+        self.result = result
+        self.phase = Phase.SETTLED
+        self.to_act = None
+        self.log.append(Settled(result))
+
+
+def _class_of(ruleset: Ruleset, reading: Reading) -> str:
+    return ruleset.combination(reading.type).klass

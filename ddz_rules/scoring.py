@@ -1,0 +1,115 @@
+"""Multiplier events and settlement: what a finished hand is worth to each seat.
+
+The meaning of ``scoring.*`` lives here: which events multiply and by how much, what counts as
+a spring or an anti-spring, the base, the cap, and who pays whom.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import prod
+
+from ddz_rules.ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class MultiplierEvent:
+    """One event that multiplied the stake: its name, factor, and the seat and cards if a play."""
+
+    name: str
+    factor: int
+    seat: int | None = None
+    cards: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"event": self.name, "factor": self.factor}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.cards:
+            out["cards"] = self.cards
+        return out
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a hand. ``landlord`` is None and scores are zero for a redeal."""
+
+    landlord: int | None
+    winner: str | None  # "landlord", "peasants", or None for a redeal
+    base: int
+    events: tuple[MultiplierEvent, ...]
+    scores: tuple[int, ...]
+    cap: int | None = None
+
+    @property
+    def redeal(self) -> bool:
+        return self.landlord is None
+
+    @property
+    def multiplier(self) -> int:
+        """The product of every logged event's factor."""
+        return prod(e.factor for e in self.events)
+
+    @property
+    def spring(self) -> bool:
+        return any(e.name == "spring" for e in self.events)
+
+    @property
+    def anti_spring(self) -> bool:
+        return any(e.name == "anti_spring" for e in self.events)
+
+    def to_json(self) -> dict[str, object]:
+        return {"landlord": self.landlord, "winner": self.winner, "base": self.base,
+                "multiplier": self.multiplier, "events": [e.to_json() for e in self.events],
+                "scores": list(self.scores), "redeal": self.redeal}
+
+
+def event(ruleset: Ruleset, name: str, seat: int | None = None,
+          cards: str = "") -> MultiplierEvent | None:
+    """The multiplier event ``name``, or None where the ruleset does not multiply on it."""
+    factor = dict(ruleset.multipliers).get(name)
+    return MultiplierEvent(name, factor, seat, cards) if factor is not None else None
+
+
+def base_of(ruleset: Ruleset, bid: int) -> int:
+    """``scoring.base``: the winning bid, or always one."""
+    return bid if ruleset.base_rule == "bid" else 1
+
+
+def closing_events(ruleset: Ruleset, landlord_won: bool, plays_by_seat: Sequence[int],
+                   landlord: int) -> list[MultiplierEvent]:
+    """Spring or anti-spring, as ``scoring.spring`` and ``scoring.anti_spring`` define them.
+
+    A spring is a landlord win in which no peasant played a card; an anti-spring is a peasant
+    win in which the landlord played only the opening. They have different winners, so a
+    hand never has both.
+    """
+    if landlord_won:
+        peasants_played = sum(n for seat, n in enumerate(plays_by_seat) if seat != landlord)
+        happened = peasants_played == 0
+        name = "spring"
+    else:
+        happened = plays_by_seat[landlord] == 1
+        name = "anti_spring"
+    found = event(ruleset, name) if happened else None
+    return [found] if found else []
+
+
+def settle(ruleset: Ruleset, landlord: int, landlord_won: bool, base: int,
+           events: Sequence[MultiplierEvent]) -> Result:
+    """``scoring.settlement``: the landlord settles S = base x multiplier with each peasant."""
+    stake = base * prod(e.factor for e in events)
+    if ruleset.cap is not None:
+        stake = min(stake, ruleset.cap)
+    sign = 1 if landlord_won else -1
+    peasants = ruleset.players - 1
+    scores = tuple(sign * stake * peasants if seat == landlord else -sign * stake
+                   for seat in range(ruleset.players))
+    return Result(landlord, "landlord" if landlord_won else "peasants", base, tuple(events),
+                  scores, ruleset.cap)
+
+
+def redeal(ruleset: Ruleset) -> Result:
+    """The result of a hand nobody wanted: dealt again, nothing carried over."""
+    return Result(None, None, 0, (), (0,) * ruleset.players)

@@ -1,0 +1,103 @@
+"""Whole hands with uniformly random legal players: a smoke test of every ruleset at scale.
+
+Hand ``i`` of a run with seed ``S`` is dealt from seed ``hand_seed(S, i)`` with the deal
+passing round the table, so a run is reproducible hand by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ddz_rules.game import Hand
+from ddz_rules.records import to_record
+from ddz_rules.ruleset import Ruleset
+from ddz_rules.scoring import Result
+
+
+def hand_seed(seed: int, index: int) -> int:
+    """The deal seed of hand ``index`` in a run seeded ``seed``."""
+    return seed * 1_000_003 + index
+
+
+def play_random(ruleset: Ruleset, seed: int, dealer: int = 0) -> Hand:
+    """Deal with ``seed`` and play to the end, every seat choosing uniformly at random."""
+    hand = Hand.new(ruleset, seed, dealer)
+    rng = random.Random(seed ^ 0x5EED)
+    while hand.result is None:
+        hand.apply(rng.choice(hand.legal_actions()))
+    return hand
+
+
+def random_hands(ruleset: Ruleset, hands: int, seed: int) -> Iterator[Hand]:
+    """``hands`` played hands (redeals included in the stream, each its own deal)."""
+    played = 0
+    index = 0
+    while played < hands:
+        hand = play_random(ruleset, hand_seed(seed, index), dealer=index % ruleset.players)
+        index += 1
+        assert hand.result is not None
+        if not hand.result.redeal:
+            played += 1
+        yield hand
+
+
+@dataclass
+class Summary:
+    """Counts over a run: wins, scores by role, multipliers, redeals."""
+
+    ruleset: str
+    hands: int = 0
+    redeals: int = 0
+    landlord_wins: int = 0
+    landlord_score: int = 0
+    peasant_score: int = 0
+    multipliers: Counter[int] = field(default_factory=Counter)
+    events: Counter[str] = field(default_factory=Counter)
+
+    def add(self, result: Result) -> None:
+        if result.redeal:
+            self.redeals += 1
+            return
+        assert result.landlord is not None
+        self.hands += 1
+        self.landlord_wins += result.winner == "landlord"
+        self.landlord_score += result.scores[result.landlord]
+        self.peasant_score += sum(result.scores) - result.scores[result.landlord]
+        self.multipliers[result.multiplier] += 1
+        self.events.update(e.name for e in result.events)
+
+    def to_json(self, peasants: int) -> dict[str, Any]:
+        n = max(self.hands, 1)
+        return {
+            "ruleset": self.ruleset,
+            "hands": self.hands,
+            "redeals": self.redeals,
+            "landlord_wins": self.landlord_wins,
+            "landlord_win_rate": round(self.landlord_wins / n, 4),
+            "mean_score": {"landlord": round(self.landlord_score / n, 4),
+                           "peasant": round(self.peasant_score / n / peasants, 4)},
+            "multipliers": {str(k): v for k, v in sorted(self.multipliers.items())},
+            "events": dict(sorted(self.events.items())),
+        }
+
+
+def simulate(ruleset: Ruleset, hands: int, seed: int, records: Path | None = None) -> Summary:
+    """Play ``hands`` hands at random; write every deal's record to ``records`` if given."""
+    summary = Summary(ruleset.id)
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    for index, hand in enumerate(random_hands(ruleset, hands, seed)):
+        assert hand.result is not None
+        summary.add(hand.result)
+        if records is not None:
+            path = records / f"{ruleset.id}-{seed}-{index:06d}.json"
+            tmp = path.with_suffix(".part")
+            tmp.write_text(json.dumps(to_record(hand)) + "\n")
+            tmp.replace(path)
+    return summary
