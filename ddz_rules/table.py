@@ -98,13 +98,14 @@ class PlayTable:
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
         self._runs = _runs(ruleset)
-        self._answering: dict[tuple[str, int, int], Runs] = {}
+        self._index = _index(self._runs)
+        self._answering: dict[Reading, Runs] = {}
 
     @cached_property
     def plays(self) -> dict[int, tuple[Reading, ...]]:
         """Every legal play (packed) and its readings."""
         found: dict[int, list[Reading]] = defaultdict(list)
-        for key, reading in _plays_within(self._runs, self.ruleset.deck_key):
+        for key, reading in _plays_within(self._index, self.ruleset.deck_key):
             found[key].append(reading)
         return {k: _ordered(v) for k, v in found.items()}
 
@@ -132,7 +133,7 @@ class PlayTable:
 
     def read(self, key: int) -> tuple[Reading, ...]:
         """The readings of one card set, enumerated afresh within its own cards."""
-        return _ordered([r for k, r in _plays_within(self._runs, key) if k == key])
+        return _ordered([r for k, r in _plays_within(self._index, key) if k == key])
 
     def classify(self, text: str) -> tuple[Reading, ...]:
         """Every reading of card text; empty when it is not a legal play."""
@@ -159,15 +160,14 @@ class PlayTable:
         instead of the deck), far quicker than scanning the table; a property test proves it
         equals :meth:`filter_leads`.
         """
-        return _plays_within(self._runs, hand)
+        return _plays_within(self._index, hand)
 
     def answers(self, hand: int, previous: Reading) -> list[Play]:
         """Every play from ``hand`` that beats ``previous`` (generated from the hand)."""
-        group = (previous.type, previous.length, previous.level)
-        candidates = self._answering.get(group)
+        candidates = self._answering.get(previous)
         if candidates is None:
-            candidates = self._answering[group] = _answering_runs(self._runs, *group)
-        return [p for p in _plays_within(candidates, hand) if p.reading.beats(previous)]
+            candidates = self._answering[previous] = _answering_runs(self._runs, previous)
+        return [p for p in _plays_within_runs(candidates, hand) if p.reading.beats(previous)]
 
     def filter_leads(self, hand: int) -> list[Play]:
         """Reference: the table's plays contained in ``hand``, by brute force."""
@@ -304,14 +304,27 @@ def _ordered(readings: Iterable[Reading]) -> tuple[Reading, ...]:
 
 
 Runs = tuple[tuple["_Body", ...], ...]
-#: Marks a kicker set that a whole-play restriction forbids, in a body's reading cache.
-_FORBIDDEN = Reading("forbidden", 0, 0, 0, 0)
+#: Runs indexed by the lowest rank of their bodies and the cards of it they need:
+#: ``index[rank][width]``. A hand visits only the runs whose first rank it holds enough of.
+RunIndex = tuple[tuple[Runs, ...], ...]
+#: (rank, kicker units allowed for each number of cards available, as (units, key) pairs)
+Option = tuple[int, tuple[tuple[tuple[int, int], ...], ...]]
 
 
-def _answering_runs(all_runs: Runs, type_: str, length: int, level: int) -> Runs:
-    """The bodies that can possibly beat a play of this type, length and class."""
-    runs = (tuple(b for b in run
-                  if b.ctype.level > level or (b.ctype.name, b.length) == (type_, length))
+def _index(runs: Iterable[tuple[_Body, ...]]) -> RunIndex:
+    table: list[list[list[tuple[_Body, ...]]]] = [
+        [[] for _ in range(5)] for _ in range(cards.NUM_RANKS)]
+    for run in runs:
+        first = run[0]
+        table[first.chain[0]][first.ctype.width].append(run)
+    return tuple(tuple(tuple(by_width) for by_width in by_rank) for by_rank in table)
+
+
+def _answering_runs(all_runs: Runs, previous: Reading) -> Runs:
+    """The bodies whose plays can beat ``previous``: a higher class, or a higher body."""
+    runs = (tuple(b for b in run if b.ctype.level > previous.level or (
+                b.ctype.name == previous.type and b.length == previous.length
+                and b.top > previous.rank_index and b.ctype.level == previous.level))
             for run in all_runs)
     return tuple(run for run in runs if run)
 
@@ -322,7 +335,8 @@ class _Body:
 
     ``options`` lists, per kicker rank, the numbers of kicker units that the per-rank
     restrictions allow beside this body, computed once by calling those restrictions, and
-    indexed by how many cards of that rank are available.
+    indexed by how many cards of that rank are available. ``plays`` caches each kicker set's
+    play (None where a whole-play restriction forbids it).
     """
 
     ctype: CombinationType
@@ -331,9 +345,9 @@ class _Body:
     length: int
     top: int
     n_units: int
-    options: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]
-    reading: Reading | None
-    readings: dict[int, Reading]
+    options: tuple[Option, ...]
+    play: Play | None
+    plays: dict[int, Play | None]
 
 
 def _runs(ruleset: Ruleset) -> Runs:
@@ -343,6 +357,7 @@ def _runs(ruleset: Ruleset) -> Runs:
     lacks a body, it lacks every longer body of its run too.
     """
     runs: dict[tuple[str, int], list[_Body]] = {}
+    bits = cards.FIELD_BITS
     for ctype in ruleset.combinations:
         width, unit = ctype.width, ctype.kicker_unit
         longest = ctype.high - ctype.low + 1
@@ -359,25 +374,46 @@ def _runs(ruleset: Ruleset) -> Runs:
                 body = [0] * cards.NUM_RANKS
                 for r in chain:
                     body[r] = width
+                key = cards.pack(body)
                 length = ctype.reading_length(chain_length)
-                options: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
+                options: list[Option] = []
                 for rank in range(cards.NUM_RANKS) if unit else ():
                     room = (ruleset.copies[rank] - body[rank]) // unit
-                    allowed = tuple(k for k in range(1, room + 1)
+                    allowed = tuple((k, (k * unit) << (bits * rank)) for k in range(1, room + 1)
                                     if rank_reason(ctype, body, rank, k * unit) is None)
                     if allowed:
-                        by_avail = tuple(tuple(k for k in allowed if k * unit <= avail)
+                        by_avail = tuple(tuple(a for a in allowed if a[0] * unit <= avail)
                                          for avail in range(cards.FIELD_MASK + 1))
                         options.append((rank, by_avail))
-                plain = None if unit else Reading(ctype.name, length, chain[-1], 0, ctype.level)
+                plain = None if unit else Play(key, Reading(ctype.name, length, chain[-1], 0,
+                                                            ctype.level))
                 runs.setdefault((ctype.name, start), []).append(_Body(
-                    ctype, cards.pack(body), chain, length, chain[-1], n_units,
-                    tuple(options), plain, {}))
+                    ctype, key, chain, length, chain[-1], n_units, tuple(options), plain, {}))
     return tuple(tuple(run) for run in runs.values())
 
 
-def _plays_within(runs: Runs, bound: int) -> list[Play]:
+def _plays_within(index: RunIndex, bound: int) -> list[Play]:
     """Every legal play, with its reading, whose cards lie within the packed set ``bound``."""
+    guard = cards.GUARD
+    top = bound | guard
+    bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
+    out: list[Play] = []
+    for rank, by_width in enumerate(index):
+        held = (bound >> (bits * rank)) & mask
+        for width in range(1, min(held, 4) + 1):
+            for run in by_width[width]:
+                for body in run:
+                    if (top - body.key) & guard != guard:
+                        break
+                    if body.play is not None:
+                        out.append(body.play)
+                    else:
+                        _add_kickers(body, bound, out)
+    return out
+
+
+def _plays_within_runs(runs: Runs, bound: int) -> list[Play]:
+    """As :func:`_plays_within`, for a short list of runs (answering a play)."""
     guard = cards.GUARD
     top = bound | guard
     out: list[Play] = []
@@ -385,8 +421,8 @@ def _plays_within(runs: Runs, bound: int) -> list[Play]:
         for body in run:
             if (top - body.key) & guard != guard:
                 break
-            if body.reading is not None:
-                out.append(Play(body.key, body.reading))
+            if body.play is not None:
+                out.append(body.play)
             else:
                 _add_kickers(body, bound, out)
     return out
@@ -394,43 +430,54 @@ def _plays_within(runs: Runs, bound: int) -> list[Play]:
 
 def _add_kickers(body: _Body, bound: int, out: list[Play]) -> None:
     """Append the plays of one body with every allowed set of kickers from ``bound``."""
-    ctype = body.ctype
-    unit = ctype.kicker_unit
     rest = bound - body.key
     bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
+    cache = body.plays
+    if body.n_units == 1:
+        for rank, by_avail in body.options:
+            fits = by_avail[(rest >> (bits * rank)) & mask]
+            if fits:
+                kick_key = fits[0][1]
+                play = cache.get(kick_key, _UNSEEN)
+                if play is _UNSEEN:
+                    play = _kicker_play(body, kick_key)
+                if play is not None:
+                    out.append(play)  # type: ignore[arg-type]
+        return
     options = []
     for rank, by_avail in body.options:
         fits = by_avail[(rest >> (bits * rank)) & mask]
         if fits:
             options.append((rank, fits))
-    known = body.readings
     for picked in _multisets(options, body.n_units):
         kick_key = 0
-        for rank, k in picked:
-            kick_key += (k * unit) << (bits * rank)
-        reading = known.get(kick_key)
-        if reading is None:
-            kickers = [0] * cards.NUM_RANKS
-            for rank, k in picked:
-                kickers[rank] = k * unit
-            if whole_reason(ctype, body.chain, kickers) is not None:
-                known[kick_key] = _FORBIDDEN
-                continue
-            reading = known[kick_key] = Reading(ctype.name, body.length, body.top, kick_key,
-                                                ctype.level)
-        elif reading is _FORBIDDEN:
-            continue
-        out.append(Play(body.key + kick_key, reading))
+        for _, step in picked:
+            kick_key += step
+        play = cache.get(kick_key, _UNSEEN)
+        if play is _UNSEEN:
+            play = _kicker_play(body, kick_key)
+        if play is not None:
+            out.append(play)  # type: ignore[arg-type]
 
 
-def _multisets(options: Sequence[tuple[int, Sequence[int]]], total: int
+_UNSEEN = object()
+
+
+def _kicker_play(body: _Body, kick_key: int) -> Play | None:
+    """The play of a body with these kickers, or None where a whole-play rule forbids it."""
+    ctype = body.ctype
+    kickers = cards.unpack(kick_key)
+    play = None
+    if whole_reason(ctype, body.chain, kickers) is None:
+        play = Play(body.key + kick_key,
+                    Reading(ctype.name, body.length, body.top, kick_key, ctype.level))
+    body.plays[kick_key] = play
+    return play
+
+
+def _multisets(options: Sequence[tuple[int, Sequence[tuple[int, int]]]], total: int
                ) -> Iterator[list[tuple[int, int]]]:
-    """Every choice of (rank, units) pairs, ranks increasing, whose units sum to ``total``."""
-    if total == 1:
-        for rank, allowed in options:
-            if allowed[0] == 1:
-                yield [(rank, 1)]
-        return
+    """Every choice of (units, key step) per rank, ranks increasing, units summing to ``total``."""
     picked: list[tuple[int, int]] = []
 
     def walk(i: int, left: int) -> Iterator[list[tuple[int, int]]]:
@@ -438,12 +485,11 @@ def _multisets(options: Sequence[tuple[int, Sequence[int]]], total: int
             yield picked
             return
         for j in range(i, len(options)):
-            rank, allowed = options[j]
-            for k in allowed:
-                if k > left:
+            for choice in options[j][1]:
+                if choice[0] > left:
                     break
-                picked.append((rank, k))
-                yield from walk(j + 1, left - k)
+                picked.append(choice)
+                yield from walk(j + 1, left - choice[0])
                 picked.pop()
 
     yield from walk(0, total)
