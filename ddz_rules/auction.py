@@ -157,10 +157,10 @@ class OpenUntilPassed(_Bidding):
                 return
         else:
             self.passed.add(self.to_act)
-            if len(self.passed) == self.players or (
-                    len(self.passed) == self.players - 1 and self.high_seat is not None):
-                self._finish(self._won())
-                return
+        if len(self.passed) == self.players or (
+                len(self.passed) == self.players - 1 and self.high_seat is not None):
+            self._finish(self._won())
+            return
         seat = self._next(self.to_act)
         while seat in self.passed:
             seat = self._next(seat)

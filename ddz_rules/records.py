@@ -192,7 +192,10 @@ def _rank_field(record: dict[str, Any], field: str, where: str) -> int:
 
 def replay(record: dict[str, Any], where: str = "record") -> Replay:
     """Apply every action of a record; stop at the first illegal one."""
-    ruleset = load(record["ruleset"])
+    try:
+        ruleset = load(record["ruleset"])
+    except DdzError as exc:
+        raise RecordError(f"{where}: field ruleset: {exc}") from None
     hand = Hand(ruleset, deal_from_record(ruleset, record, where))
     actions = [*record["auction"], *record["plays"]]
     n_auction = len(record["auction"])

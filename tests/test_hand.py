@@ -1,0 +1,218 @@
+"""Whole hands under every bundled ruleset: the invariants of the hand state machine.
+
+Cards are conserved at every step; every hand ends; settlement sums to zero; the multiplier is
+the product of its logged events; spring and anti-spring never both; the same seed gives the
+same hand; and a seat's view is the same whichever way the cards it cannot see are dealt.
+"""
+
+from __future__ import annotations
+
+import random
+from math import prod
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from ddz_rules import cards, load
+from ddz_rules.auction import IllegalActionError
+from ddz_rules.game import Deal, Hand, KittyTaken, Phase, Played
+from ddz_rules.simulate import play_random
+
+from .conftest import RULESETS
+
+
+def cards_in_play(hand: Hand) -> int:
+    """Every card accounted for: hands, kitty until taken, undealt, and played."""
+    total = sum(hand.hands) + hand.deal.undealt
+    if not any(isinstance(op, KittyTaken) for op in hand.log):
+        total += hand.deal.kitty
+    total += sum(op.play.key for op in hand.log if isinstance(op, Played))
+    return total
+
+
+def max_steps(hand: Hand) -> int:
+    """A bound on a hand's actions: the auction's longest run, then a card or a pass per step."""
+    r = hand.ruleset
+    auction = 3 * r.players * max(len(r.bids), 1) + 2 * (r.max_robs + r.max_grabs) + r.players
+    return auction + r.players * (r.max_hand + 1) * r.players
+
+
+class HandMachine(RuleBasedStateMachine):
+    """Random legal actions under a random bundled ruleset, checking invariants at each step."""
+
+    @initialize(ruleset=st.sampled_from(RULESETS), seed=st.integers(0, 2**31 - 1))
+    def deal(self, ruleset: str, seed: int) -> None:
+        r = load(ruleset)
+        self.hand = Hand.new(r, seed, dealer=seed % r.players)
+        self.steps = 0
+
+    @precondition(lambda self: self.hand.result is None)
+    @rule(data=st.data())
+    def act(self, data: st.DataObject) -> None:
+        action = data.draw(st.sampled_from(self.hand.legal_actions()))
+        self.hand.apply(action)
+        self.steps += 1
+
+    @precondition(lambda self: self.hand.result is not None)
+    @rule(seed=st.integers(0, 2**31 - 1))
+    def next_hand(self, seed: int) -> None:
+        self.deal(self.hand.ruleset.id, seed)
+
+    @invariant()
+    def cards_are_conserved(self) -> None:
+        assert cards_in_play(self.hand) == self.hand.ruleset.deck_key
+
+    @invariant()
+    def the_hand_is_within_its_step_bound(self) -> None:
+        assert self.steps <= max_steps(self.hand)
+
+    @invariant()
+    def a_settled_hand_is_scored_consistently(self) -> None:
+        result = self.hand.result
+        if result is None:
+            assert self.hand.legal_actions(), "a hand in play must offer an action"
+            return
+        assert sum(result.scores) == 0
+        assert result.multiplier == prod(e.factor for e in result.events)
+        assert not (result.spring and result.anti_spring)
+
+
+TestHandMachine = HandMachine.TestCase
+TestHandMachine.settings = settings(max_examples=25, stateful_step_count=120, deadline=None)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_every_hand_ends_zero_sum_with_conserved_cards(ruleset_id: str, seed: int) -> None:
+    ruleset = load(ruleset_id)
+    hand = Hand.new(ruleset, seed)
+    rng = random.Random(seed)
+    for _ in range(max_steps(hand)):
+        if hand.result is not None:
+            break
+        hand.apply(rng.choice(hand.legal_actions()))
+        assert cards_in_play(hand) == ruleset.deck_key
+    result = hand.result
+    assert result is not None, "the hand did not end within its step bound"
+    assert sum(result.scores) == 0
+    assert result.multiplier == prod(e.factor for e in result.events)
+    assert not (result.spring and result.anti_spring)
+    if not result.redeal:
+        stake = result.base * result.multiplier
+        assert sorted(map(abs, result.scores))[-1] == stake * (ruleset.players - 1)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_the_same_seed_gives_the_same_hand(ruleset_id: str) -> None:
+    ruleset = load(ruleset_id)
+    for seed in (0, 1, 99):
+        assert play_random(ruleset, seed).log == play_random(ruleset, seed).log
+
+
+def test_different_seeds_give_different_deals() -> None:
+    ruleset = load("classic")
+    assert len({Hand.new(ruleset, s).deal.hands for s in range(20)}) == 20
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    hand = Hand.new(load("classic"), 3)
+    before = (list(hand.hands), list(hand.log), hand.to_act)
+    with pytest.raises(IllegalActionError):
+        hand.apply("rob")
+    while hand.phase is Phase.AUCTION:
+        hand.apply(hand.legal_actions()[-1])
+    if hand.result is None:
+        before = (list(hand.hands), list(hand.log), hand.to_act)
+        with pytest.raises(IllegalActionError, match="leads this trick and may not pass"):
+            hand.apply("pass")
+        with pytest.raises(IllegalActionError, match="does not hold"):
+            hand.apply(next(cards.key_text(k) for k in hand.table
+                            if not cards.contains(hand.hands[hand.to_act], k)))
+        assert (hand.hands, hand.log, hand.to_act) == before
+
+
+# ------------------------------------------------------------------ hidden information
+
+
+def _redistributed(hand: Hand, seat: int, rng: random.Random) -> Deal:
+    """The same public story with every card ``seat`` cannot see dealt anew."""
+    r = hand.ruleset
+    n = r.players
+    played = [0] * n
+    for op in hand.log:
+        if isinstance(op, Played):
+            played[op.seat] += op.play.key
+    kitty_known = hand.view(seat).kitty is not None
+    taken = hand.landlord is not None
+    known = [0] * n  # cards an observer knows are still in a seat's hand
+    if taken and kitty_known and hand.landlord != seat:
+        assert hand.landlord is not None
+        known[hand.landlord] = _minus(hand.deal.kitty, played[hand.landlord])
+    fb, marked = hand.deal.first_bidder, hand.deal.marked_card
+    if marked is not None and fb != seat:
+        one = 1 << (cards.FIELD_BITS * marked)
+        if not cards.contains(played[fb] + hand.deal.kitty * (fb == hand.landlord), one):
+            known[fb] += one
+    others = [o for o in range(n) if o != seat]
+    pool: list[int] = []
+    for o in others:
+        pool += _ranks(hand.hands[o] - known[o])
+    pool += _ranks(hand.deal.undealt)
+    if not (taken and kitty_known):
+        pool += _ranks(hand.deal.kitty)
+    rng.shuffle(pool)
+
+    def take(count: int) -> int:
+        drawn = pool[:count]
+        del pool[:count]
+        return cards.pack_ranks(drawn)
+
+    current = list(hand.hands)
+    for o in others:
+        current[o] = known[o] + take(cards.size(hand.hands[o] - known[o]))
+    undealt = take(cards.size(hand.deal.undealt))
+    kitty = hand.deal.kitty if (taken and kitty_known) else take(r.kitty)
+    dealt = []
+    for o in range(n):
+        start = current[o] + played[o]
+        if taken and o == hand.landlord:
+            start -= kitty
+        dealt.append(start)
+    d = hand.deal
+    return Deal(tuple(dealt), kitty, undealt, d.dealer, d.first_bidder, d.marked_card,
+                d.turned_card, None)
+
+
+def _ranks(key: int) -> list[int]:
+    return [r for r, c in enumerate(cards.unpack(key)) for _ in range(c)]
+
+
+def _minus(a: int, b: int) -> int:
+    return cards.pack([max(x - y, 0) for x, y in zip(cards.unpack(a), cards.unpack(b),
+                                                      strict=True)])
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, 60), data=st.data())
+@settings(max_examples=25)
+def test_a_view_does_not_depend_on_cards_the_seat_cannot_see(ruleset_id: str, seed: int,
+                                                             steps: int,
+                                                             data: st.DataObject) -> None:
+    ruleset = load(ruleset_id)
+    hand = Hand.new(ruleset, seed)
+    rng = random.Random(seed)
+    actions = []
+    for _ in range(steps):
+        if hand.result is not None:
+            break
+        action = rng.choice(hand.legal_actions())
+        hand.apply(action)
+        actions.append(action)
+    seat = data.draw(st.integers(0, ruleset.players - 1))
+    other = Hand(ruleset, _redistributed(hand, seat, random.Random(seed + 1)))
+    for action in actions:
+        other.apply(action)
+    assert other.view(seat) == hand.view(seat)
+    assert cards_in_play(other) == ruleset.deck_key
