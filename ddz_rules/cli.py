@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -243,6 +244,76 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    from ddz_rules.compare import report
+    from ddz_rules.compare.run import RunSpec, execute
+
+    spec = RunSpec(tuple(args.rulesets), args.hands, args.bots, args.seed)
+    spec.check()
+    if args.plots:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise UsageError("--plots needs matplotlib: pip install 'ddz-rules[plots]'"
+                             ) from None
+    with _progress(args.progress) as tick:
+        results = execute(spec, workers=args.workers, scheduler=args.scheduler,
+                          out=Path(args.out) if args.out else None, resume=args.resume,
+                          progress=tick)
+    summary = report.summarize(spec.header()["run"], results)
+    if args.plots:
+        summary["plots"] = [str(p) for p in report.plots(summary, Path(args.plots))]
+    if args.json:
+        print(json.dumps(summary))
+    elif args.csv:
+        sys.stdout.write(report.to_csv(summary))
+    else:
+        print(report.render_table(summary))
+        if args.plots:
+            print(f"charts: {', '.join(summary['plots'])}")
+    return 0
+
+
+class _progress:
+    """A progress bar with rate and time left on stderr (rich), or nothing."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> Callable[[int, int], None]:
+        if self.enabled:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = Progress(TextColumn("hands"), BarColumn(), MofNCompleteColumn(),
+                                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                                transient=True)
+            self.bar.__enter__()
+        return self.tick
+
+    def tick(self, done: int, total: int) -> None:
+        if self.bar is None:
+            return
+        if self.task is None:
+            self.task = self.bar.add_task("hands", total=total, completed=done, rate="")
+            self.start = (done, time.monotonic())
+            return
+        elapsed = time.monotonic() - self.start[1]
+        rate = (done - self.start[0]) / elapsed if elapsed > 0 else 0.0
+        self.bar.update(self.task, completed=done, rate=f"{rate:.0f} hands/s")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
 # ------------------------------------------------------------------------- parser
 
 
@@ -290,6 +361,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=1000, help="hands to play (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--records", metavar="DIR", help="write every hand's record here")
+    p = add("compare", cmd_compare, "Play many paired hands per ruleset with bots and compare "
+            "the rulesets, with 95% confidence intervals.")
+    p.add_argument("rulesets", nargs="+", metavar="RULESET")
+    p.add_argument("--hands", type=int, default=1000, help="hands per ruleset (default 1000)")
+    p.add_argument("--bots", default="standard", help="bot level for every seat: random, "
+                   "standard, medium, extreme (default standard)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="local worker processes")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run on")
+    p.add_argument("--out", metavar="FILE", help="append each finished hand to this JSON "
+                   "Lines file")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out FILE")
+    p.add_argument("--csv", action="store_true", help="print CSV instead of the table")
+    p.add_argument("--plots", metavar="DIR", help="write PNG charts of the main measures")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar")
     return parser
 
 

@@ -12,9 +12,12 @@ holds only what that seat may know. Deals are seeded and reproducible.
 
 from __future__ import annotations
 
+import copy
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from ddz_rules import cards
 from ddz_rules.auction import Auction, IllegalActionError, new_auction
@@ -28,7 +31,7 @@ from ddz_rules.scoring import (
     redeal,
     settle,
 )
-from ddz_rules.table import Play, PlayTable, Reading, compile_table
+from ddz_rules.table import Play, PlayTable, compile_table
 
 PASS = "pass"
 Action = str | Play
@@ -177,6 +180,22 @@ class View:
     undealt: int
     marked_card: tuple[int, int] | None
     turned_card: int | None
+    legal: tuple[Action, ...] = ()
+    robs: int = 0
+
+    @property
+    def partner(self) -> int | None:
+        """The other peasant, where there is exactly one (three players), else None."""
+        if self.landlord is None or self.seat == self.landlord:
+            return None
+        others = [s for s in range(len(self.hand_sizes)) if s not in (self.seat, self.landlord)]
+        return others[0] if len(others) == 1 else None
+
+    def goal(self, seat: int) -> int:
+        """Cards at which ``seat`` wins: 0, or the two-player game's advantage for a peasant."""
+        if self.advantage is not None and seat != self.landlord:
+            return self.advantage
+        return 0
 
 
 # --------------------------------------------------------------------------- the hand
@@ -203,6 +222,16 @@ class Hand:
         self.to_beat_seat: int | None = None
         self.passes = 0
         self.result: Result | None = None
+
+    def clone(self) -> Hand:
+        """An independent copy of this hand in its current state (for search)."""
+        other = copy.copy(self)
+        other.hands = list(self.hands)
+        other.log = list(self.log)
+        other.auction = copy.deepcopy(self.auction)
+        other.events = list(self.events)
+        other.plays_by_seat = list(self.plays_by_seat)
+        return other
 
     @classmethod
     def new(cls, ruleset: Ruleset, seed: int, dealer: int = 0) -> Hand:
@@ -253,7 +282,8 @@ class Hand:
             plays=tuple(public_plays), to_beat=self.to_beat, to_beat_seat=self.to_beat_seat,
             multiplier=self.multiplier, advantage=self.advantage,
             undealt=cards.size(self.deal.undealt), marked_card=marked,
-            turned_card=self.deal.turned_card)
+            turned_card=self.deal.turned_card,
+            legal=tuple(self.legal_actions()) if seat == self.to_act else (), robs=self.robs)
 
     @property
     def advantage(self) -> int | None:
@@ -331,7 +361,7 @@ class Hand:
         hand = self.hands[seat]
         if not cards.contains(hand, play.key):
             raise IllegalActionError(f"seat {seat} does not hold {cards.key_text(play.key)}")
-        if play.reading not in self.table.readings(play.key):
+        if not self.table.is_reading(play):
             raise IllegalActionError(f"{cards.key_text(play.key)} cannot be read as "
                                      f"{play.reading.short()}")
         if self.to_beat is not None and not play.reading.beats(self.to_beat.reading):
@@ -341,10 +371,11 @@ class Hand:
         self.hands[seat] = hand - play.key
         self.plays_by_seat[seat] += 1
         self.log.append(Played(seat, play))
-        found = event(self.ruleset, _class_of(self.ruleset, play.reading), seat,
-                      cards.key_text(play.key))
-        if found:
-            self.events.append(found)
+        klass = _CLASS_OF[self.ruleset][play.reading.type]
+        if klass in _MULTIPLIED[self.ruleset]:
+            found = event(self.ruleset, klass, seat, cards.key_text(play.key))
+            if found:
+                self.events.append(found)
         self.to_beat, self.to_beat_seat, self.passes = play, seat, 0
         left = cards.size(self.hands[seat])
         if left == 0 or (seat != self.landlord and self.advantage is not None
@@ -368,5 +399,18 @@ class Hand:
         self.log.append(Settled(result))
 
 
-def _class_of(ruleset: Ruleset, reading: Reading) -> str:
-    return ruleset.combination(reading.type).klass
+class _PerRuleset(dict[Ruleset, Any]):
+    """A lazily filled map from a ruleset to something derived from it."""
+
+    def __init__(self, derive: Callable[[Ruleset], Any]) -> None:
+        super().__init__()
+        self.derive = derive
+
+    def __missing__(self, ruleset: Ruleset) -> Any:
+        value = self[ruleset] = self.derive(ruleset)
+        return value
+
+
+#: Each combination type's class, and the classes that are multiplier events.
+_CLASS_OF = _PerRuleset(lambda r: {c.name: c.klass for c in r.combinations})
+_MULTIPLIED = _PerRuleset(lambda r: {name for name, _ in r.multipliers})

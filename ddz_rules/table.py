@@ -100,6 +100,7 @@ class PlayTable:
         self._runs = _runs(ruleset)
         self._index = _index(self._runs)
         self._answering: dict[Reading, Runs] = {}
+        self._read_cache: dict[int, tuple[Reading, ...]] = {}
 
     @cached_property
     def plays(self) -> dict[int, tuple[Reading, ...]]:
@@ -130,6 +131,13 @@ class PlayTable:
         if "plays" in self.__dict__:
             return self.plays.get(key, ())
         return self.read(key)
+
+    def is_reading(self, play: Play) -> bool:
+        """Whether ``play.reading`` is a reading of its cards (memoized per card set)."""
+        known = self._read_cache.get(play.key)
+        if known is None:
+            known = self._read_cache[play.key] = self.readings(play.key)
+        return play.reading in known
 
     def read(self, key: int) -> tuple[Reading, ...]:
         """The readings of one card set, enumerated afresh within its own cards."""
@@ -392,6 +400,9 @@ def _runs(ruleset: Ruleset) -> Runs:
     return tuple(tuple(run) for run in runs.values())
 
 
+_WIDTHS = tuple(tuple(range(1, min(held, 4) + 1)) for held in range(cards.FIELD_MASK + 1))
+
+
 def _plays_within(index: RunIndex, bound: int) -> list[Play]:
     """Every legal play, with its reading, whose cards lie within the packed set ``bound``."""
     guard = cards.GUARD
@@ -400,7 +411,7 @@ def _plays_within(index: RunIndex, bound: int) -> list[Play]:
     out: list[Play] = []
     for rank, by_width in enumerate(index):
         held = (bound >> (bits * rank)) & mask
-        for width in range(1, min(held, 4) + 1):
+        for width in _WIDTHS[held]:
             for run in by_width[width]:
                 for body in run:
                     if (top - body.key) & guard != guard:

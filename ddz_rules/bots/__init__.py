@@ -1,0 +1,38 @@
+"""Computer players, by level, each deciding from ``view(seat)`` alone.
+
+Levels are named as the two-player site names its opponents, with ``random`` as a baseline:
+
+- ``random``: uniform over legal actions.
+- ``standard``: rule-based bidding and play; the smallest sufficient answer; keeps its bombs.
+- ``medium``: plans by splitting its hand into the fewest plays, counts control cards, bids
+  from hand strength, cooperates as a peasant, watches the two-player advantage line.
+- ``extreme``: samples the hidden cards consistent with its view and plays each candidate out
+  with ``medium`` in every sample.
+"""
+
+from __future__ import annotations
+
+from ddz_rules.bots.base import Bot
+from ddz_rules.bots.extreme import ExtremeBot
+from ddz_rules.bots.medium import MediumBot
+from ddz_rules.bots.random_bot import RandomBot
+from ddz_rules.bots.standard import StandardBot
+from ddz_rules.errors import UsageError
+from ddz_rules.ruleset import Ruleset
+
+LEVELS: dict[str, type[Bot]] = {
+    "random": RandomBot,
+    "standard": StandardBot,
+    "medium": MediumBot,
+    "extreme": ExtremeBot,
+}
+
+
+def make_bot(level: str, ruleset: Ruleset) -> Bot:
+    """A bot of ``level`` for ``ruleset``; a clear error for an unknown level."""
+    if level not in LEVELS:
+        raise UsageError(f"unknown bot level '{level}'; expected one of {', '.join(LEVELS)}")
+    return LEVELS[level](ruleset)
+
+
+__all__ = ["LEVELS", "Bot", "ExtremeBot", "MediumBot", "RandomBot", "StandardBot", "make_bot"]

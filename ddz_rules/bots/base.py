@@ -1,0 +1,83 @@
+"""What every bot shares: the interface, and hand measures used by the rule-based levels."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ddz_rules import cards
+from ddz_rules.cards import BIG_JOKER, RANK_INDEX, SMALL_JOKER
+from ddz_rules.game import PASS, Action, View
+from ddz_rules.ruleset import Ruleset
+from ddz_rules.table import Play, PlayTable, compile_table
+
+TWO = RANK_INDEX["2"]
+ACE = RANK_INDEX["A"]
+
+
+class Bot:
+    """A player. ``choose`` sees only a view, and draws any randomness from ``rng``."""
+
+    level = "bot"
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.table: PlayTable = compile_table(ruleset)
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        """The action to take; ``view.legal`` lists the choices."""
+        raise NotImplementedError
+
+
+def plays_of(legal: Sequence[Action]) -> list[Play]:
+    return [a for a in legal if not isinstance(a, str)]
+
+
+def control_points(counts: Sequence[int]) -> float:
+    """Hand strength from control cards: jokers, 2s and bombs."""
+    points = 4.0 * counts[BIG_JOKER] + 3.0 * counts[SMALL_JOKER] + 2.0 * counts[TWO]
+    points += sum(4.0 for r in range(TWO) if counts[r] == 4)
+    if counts[BIG_JOKER] and counts[SMALL_JOKER]:
+        points += 2.0
+    return points
+
+
+def control_cards(key: int) -> int:
+    """How many control cards (2s, jokers) a card set uses."""
+    counts = cards.unpack(key)
+    return counts[TWO] + counts[SMALL_JOKER] + counts[BIG_JOKER]
+
+
+def auction_word(legal: Sequence[Action], strength: float, thresholds: Sequence[float]) -> str:
+    """The auction word a hand of ``strength`` says, for every auction family.
+
+    ``thresholds`` are the strengths needed to bid 1, 2, 3 (or to call, rob, grab: the first
+    threshold calls, the second robs or grabs).
+    """
+    words = [a for a in legal if isinstance(a, str)]
+    numbers = sorted(int(w) for w in words if w.isdigit())
+    if numbers:
+        wanted = sum(1 for t in thresholds if strength >= t)
+        affordable = [n for n in numbers if n <= wanted]
+        return str(affordable[-1]) if affordable else PASS
+    if "call" in words:
+        return "call" if strength >= thresholds[0] else "no-call"
+    for yes, no in (("rob", "no-rob"), ("grab", "no-grab")):
+        if yes in words:
+            return yes if strength >= thresholds[1] else no
+    return words[0]
+
+
+def distance(view: View, seat: int) -> int:
+    """Cards ``seat`` still has to shed to reach its goal."""
+    return view.hand_sizes[seat] - view.goal(seat)
+
+
+def opponents(view: View) -> list[int]:
+    """The seats on the other side from ``view.seat``."""
+    n = len(view.hand_sizes)
+    if view.landlord is None:
+        return [s for s in range(n) if s != view.seat]
+    if view.seat == view.landlord:
+        return [s for s in range(n) if s != view.seat]
+    return [view.landlord]

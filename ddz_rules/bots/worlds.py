@@ -1,0 +1,89 @@
+"""Worlds consistent with a view: the hidden cards dealt anew, the public story unchanged.
+
+A seat knows its own cards, every play, the kitty once shown (so the landlord must still hold
+whichever kitty cards he has not played), and the marked card's holder. Everything else it
+cannot see is shuffled among the other seats, the undealt cards and the unseen kitty, each
+keeping its size. Replaying the public actions on such a deal reaches a state the seat cannot
+tell from the real one.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ddz_rules import cards
+from ddz_rules.game import Deal, Hand, View
+from ddz_rules.ruleset import Ruleset
+from ddz_rules.table import PlayTable
+
+
+def sample_deal(view: View, ruleset: Ruleset, rng: random.Random) -> Deal:
+    """A deal that agrees with everything ``view`` shows, hidden cards drawn at random."""
+    n = ruleset.players
+    played = [0] * n
+    for seat, play in view.plays:
+        if play is not None:
+            played[seat] += play.key
+    kitty_known = view.kitty is not None
+    taken = view.landlord is not None
+    known = [0] * n  # cards the seat knows are still in another seat's hand
+    if taken and kitty_known and view.landlord != view.seat:
+        assert view.landlord is not None and view.kitty is not None
+        known[view.landlord] = _minus(view.kitty, played[view.landlord])
+    if view.marked_card is not None:
+        holder, rank = view.marked_card
+        one = 1 << (cards.FIELD_BITS * rank)
+        already = played[holder] + (view.kitty or 0) * (holder == view.landlord)
+        if holder != view.seat and not cards.contains(already, one):
+            known[holder] += one
+    others = [s for s in range(n) if s != view.seat]
+    hidden_sizes = {s: view.hand_sizes[s] - cards.size(known[s]) for s in others}
+    unseen = ruleset.deck_key - view.hand - sum(played) - sum(known)
+    pool = [r for r, c in enumerate(cards.unpack(unseen)) for _ in range(c)]
+    rng.shuffle(pool)
+
+    def take(count: int) -> int:
+        drawn = pool[:count]
+        del pool[:count]
+        return cards.pack_ranks(drawn)
+
+    current = [view.hand if s == view.seat else 0 for s in range(n)]
+    for s in others:
+        current[s] = known[s] + take(hidden_sizes[s])
+    undealt = take(view.undealt)
+    if not taken:
+        kitty = take(ruleset.kitty)
+    elif kitty_known:
+        assert view.kitty is not None
+        kitty = view.kitty
+    else:  # taken but never shown: some of the landlord's cards were the kitty
+        assert view.landlord is not None
+        owned = current[view.landlord] + played[view.landlord]
+        kitty = cards.pack_ranks(rng.sample(
+            [r for r, c in enumerate(cards.unpack(owned)) for _ in range(c)], ruleset.kitty))
+    dealt = []
+    for s in range(n):
+        start = current[s] + played[s]
+        if taken and s == view.landlord:
+            start -= kitty
+        dealt.append(start)
+    marked = view.marked_card[1] if view.marked_card else None
+    return Deal(tuple(dealt), kitty, undealt, view.dealer, view.first_bidder, marked,
+                view.turned_card, None)
+
+
+def replayed(view: View, ruleset: Ruleset, deal: Deal, table: PlayTable) -> Hand:
+    """The hand reached by replaying the public actions of ``view`` on ``deal``."""
+    hand = Hand(ruleset, deal, table)
+    for _, word in view.auction:
+        hand.apply(word)
+    for _, play in view.plays:
+        hand.apply(play if play is not None else "pass")
+    return hand
+
+
+def _minus(a: int, b: int) -> int:
+    return cards.pack([max(x - y, 0) for x, y in zip(cards.unpack(a), cards.unpack(b),
+                                                      strict=True)])
+
+

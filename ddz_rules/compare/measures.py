@@ -1,0 +1,116 @@
+"""Every measure of a comparison, defined on one hand's trace.
+
+Each measure is a function of a trace (see :mod:`ddz_rules.compare.runner`) returning a number
+per hand, or None where it does not apply; a ruleset's value is the mean over its hands, with
+a 95% interval. ``MEASURES`` is the single list the report, the docs and the tests use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Trace = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A named per-hand quantity, its definition, and whether it is a proportion."""
+
+    key: str
+    label: str
+    definition: str
+    of: Callable[[Trace], float | None]
+    proportion: bool = False
+
+
+def _landlord_won(t: Trace) -> float:
+    return float(t["winner"] == "landlord")
+
+
+def _landlord_score(t: Trace) -> float:
+    return float(t["scores"][t["landlord"]])
+
+
+def _peasant_score(t: Trace) -> float:
+    scores: list[int] = t["scores"]
+    return float(sum(scores) - scores[t["landlord"]]) / (len(scores) - 1)
+
+
+def _count(event: str) -> Callable[[Trace], float]:
+    return lambda t: float(t["events"].count(event))
+
+
+def _flag(event: str) -> Callable[[Trace], float]:
+    return lambda t: float(event in t["events"])
+
+
+def _side_won(t: Trace, seat: int) -> float:
+    landlord_side = seat == t["landlord"]
+    return float((t["winner"] == "landlord") == landlord_side)
+
+
+def _seat(seat: int) -> Callable[[Trace], float | None]:
+    return lambda t: _side_won(t, seat) if seat < t["players"] else None
+
+
+MEASURES: tuple[Measure, ...] = (
+    Measure("landlord_win", "landlord win rate",
+            "Share of hands the landlord wins.", _landlord_won, proportion=True),
+    Measure("landlord_score", "landlord score per hand",
+            "The landlord's score in a hand (base x multiplier, times the peasants).",
+            _landlord_score),
+    Measure("peasant_score", "peasant score per hand",
+            "A peasant's score in a hand, averaged over the peasants.", _peasant_score),
+    Measure("multiplier", "multiplier",
+            "The product of the hand's multiplier events.", lambda t: float(t["multiplier"])),
+    Measure("bombs", "bombs per hand", "Bombs played in a hand.", _count("bomb")),
+    Measure("rockets", "rockets per hand", "Rockets played in a hand.", _count("rocket")),
+    Measure("spring", "spring rate", "Share of hands that end in a spring.", _flag("spring"),
+            proportion=True),
+    Measure("anti_spring", "anti-spring rate", "Share of hands that end in an anti-spring.",
+            _flag("anti_spring"), proportion=True),
+    Measure("redeals", "redeals per hand",
+            "Deals thrown in because nobody took the hand, per hand played.",
+            lambda t: float(t["redeals"])),
+    Measure("bid", "winning bid", "The winning bid, where the auction has bids.",
+            lambda t: float(t["bid"]) if t["bid"] else None),
+    Measure("robs", "robs per hand", "Robs in the auction (call-and-rob families).",
+            lambda t: float(t["robs"])),
+    Measure("grabs", "grabs per hand", "Grabs in the auction (call-and-grab families).",
+            lambda t: float(t["grabs"])),
+    Measure("decisions", "decisions per hand",
+            "Plays and passes in the play phase.", lambda t: float(t["decisions"])),
+    Measure("tricks", "tricks per hand", "Tricks started (leads) in a hand.",
+            lambda t: float(t["tricks"])),
+    Measure("seat0_win", "seat 0 win rate", "Share of hands seat 0's side wins.", _seat(0),
+            proportion=True),
+    Measure("seat1_win", "seat 1 win rate", "Share of hands seat 1's side wins.", _seat(1),
+            proportion=True),
+    Measure("seat2_win", "seat 2 win rate", "Share of hands seat 2's side wins.", _seat(2),
+            proportion=True),
+    Measure("first_bidder_win", "first bidder's side win rate",
+            "Share of hands won by the side of the player who spoke first in the auction.",
+            lambda t: _side_won(t, t["first_bidder"]), proportion=True),
+    Measure("lead_changes", "lead changes per hand",
+            "How often the side closer to its goal changes during the play (the side whose "
+            "best-placed player has the fewest cards left to shed leads; ties keep the lead).",
+            lambda t: float(t["lead_changes"])),
+    Measure("decisive_at", "decisive point",
+            "The fraction of the hand's plays made when the eventual winner took the lead "
+            "for the last time: 0 when it led throughout, near 1 when it came from behind "
+            "at the end.", lambda t: t["decisive_at"]),
+)
+
+BY_KEY = {m.key: m for m in MEASURES}
+
+
+def values(measure: Measure, traces: list[Trace]) -> list[float]:
+    """The measure over the traces where it applies."""
+    out = []
+    for t in traces:
+        v = measure.of(t)
+        if v is not None:
+            out.append(v)
+    return out

@@ -1,0 +1,167 @@
+"""Play one hand with bots and reduce it to a trace: the facts every measure is computed from.
+
+Hand ``index`` of a run seeded ``seed`` is dealt from :func:`deal_seed`; a ruleset that redeals
+takes the next attempt's seed. Rulesets sharing a deck therefore see the same deals (a paired
+comparison), and a hand's trace depends only on the ruleset, the bots, the seed and the index.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from ddz_rules import cards
+from ddz_rules.bots import LEVELS, make_bot
+from ddz_rules.bots.base import Bot
+from ddz_rules.errors import UsageError
+from ddz_rules.game import Hand, Passed, Played, Said
+from ddz_rules.ruleset import Ruleset, load
+
+#: Player counts the bots can play.
+BOT_PLAYERS = (2, 3)
+MAX_REDEALS = 64
+
+
+def deal_seed(seed: int, index: int, attempt: int) -> int:
+    """The deal seed of attempt ``attempt`` at hand ``index`` of a run seeded ``seed``."""
+    return (seed * 1_000_003 + index) * MAX_REDEALS + attempt
+
+
+@dataclass(frozen=True)
+class Task:
+    """One hand to play: enough to play it anywhere (a worker process, a Dask worker).
+
+    Every seat bids with ``bots``; in the play, the landlord uses ``landlord_bot`` and the
+    peasants ``peasant_bot`` where given (how the bot ladder pits one level against another
+    on the same deals and the same auction).
+    """
+
+    ruleset: str
+    bots: str
+    seed: int
+    index: int
+    landlord_bot: str | None = None
+    peasant_bot: str | None = None
+
+
+def check_bots(ruleset: Ruleset, levels: tuple[str, ...] | list[str]) -> None:
+    """Refuse unknown levels and player counts the bots do not play."""
+    for level in levels:
+        if level not in LEVELS:
+            raise UsageError(f"unknown bot level '{level}'; expected one of "
+                             f"{', '.join(LEVELS)}")
+    if ruleset.players not in BOT_PLAYERS:
+        raise UsageError(f"ruleset {ruleset.id} has {ruleset.players} players; the bots play "
+                         f"{' or '.join(map(str, BOT_PLAYERS))}")
+
+
+@cache
+def _bot(ruleset_name: str, level: str) -> tuple[Ruleset, Bot]:
+    ruleset = load(ruleset_name)
+    return ruleset, make_bot(level, ruleset)
+
+
+def play_task(task: Task) -> dict[str, Any]:
+    """Play the hand ``task`` names (dealing again after a redeal) and return its trace."""
+    ruleset, bidder = _bot(task.ruleset, task.bots)
+    landlord_bot = _bot(task.ruleset, task.landlord_bot or task.bots)[1]
+    peasant_bot = _bot(task.ruleset, task.peasant_bot or task.bots)[1]
+    redeals = 0
+    while True:
+        seed = deal_seed(task.seed, task.index, redeals)
+        hand = Hand.new(ruleset, seed, dealer=task.index % ruleset.players)
+        rng = random.Random(seed ^ 0xB075)
+        while hand.result is None:
+            seat = hand.to_act
+            assert seat is not None
+            if hand.landlord is None:
+                bot = bidder
+            else:
+                bot = landlord_bot if seat == hand.landlord else peasant_bot
+            hand.apply(bot.choose(hand.view(seat), rng))
+        if not hand.result.redeal or redeals == MAX_REDEALS - 1:
+            break
+        redeals += 1
+    trace = trace_of(hand)
+    trace.update(ruleset=ruleset.id, index=task.index, redeals=redeals, deal_seed=seed)
+    return trace
+
+
+def play_batch(tasks: list[Task]) -> list[dict[str, Any]]:
+    """Play several tasks (one unit of work for a process or a Dask worker)."""
+    return [play_task(t) for t in tasks]
+
+
+def trace_of(hand: Hand) -> dict[str, Any]:
+    """The facts of a finished hand that the measures need."""
+    result = hand.result
+    assert result is not None
+    ruleset = hand.ruleset
+    auction = [op.word for op in hand.log if isinstance(op, Said)]
+    trace: dict[str, Any] = {
+        "players": ruleset.players,
+        "first_bidder": hand.deal.first_bidder,
+        "landlord": result.landlord,
+        "winner": result.winner,
+        "bid": hand.bid,
+        "robs": auction.count("rob"),
+        "grabs": auction.count("grab"),
+        "base": result.base,
+        "multiplier": result.multiplier,
+        "events": [e.name for e in result.events],
+        "scores": list(result.scores),
+    }
+    if result.redeal:
+        trace.update(decisions=0, tricks=0, lead_changes=0, decisive_at=None)
+        return trace
+    trace.update(_course(hand))
+    return trace
+
+
+def _course(hand: Hand) -> dict[str, Any]:
+    """Decisions, tricks, lead changes and decisiveness, from the play log.
+
+    After each play, the side closer to its goal (fewest cards still to shed by its best-placed
+    player) leads; a tie leaves the lead where it was. ``decisive_at`` is the fraction of the
+    plays made when the eventual winner took the lead for the last time (0: it led throughout).
+    """
+    ruleset, landlord = hand.ruleset, hand.landlord
+    assert landlord is not None and hand.result is not None
+    n = ruleset.players
+    left = [ruleset.hand_size] * n
+    left[landlord] += ruleset.kitty
+    goals = [0 if s == landlord or ruleset.peasant_goal != "advantage" else hand.robs
+             for s in range(n)]
+
+    def leader(current: str | None) -> str | None:
+        mine = left[landlord] - goals[landlord]
+        theirs = min(left[s] - goals[s] for s in range(n) if s != landlord)
+        if mine == theirs:
+            return current
+        return "landlord" if mine < theirs else "peasants"
+
+    decisions = tricks = changes = plays = passes = 0
+    lead = leader(None)
+    took_lead_at = 0
+    for op in hand.log:
+        if isinstance(op, Passed):
+            decisions += 1
+            passes += 1
+        elif isinstance(op, Played):
+            decisions += 1
+            plays += 1
+            if plays == 1 or passes >= n - 1:
+                tricks += 1
+            passes = 0
+            left[op.seat] -= cards.size(op.play.key)
+            now = leader(lead)
+            if now != lead:
+                changes += lead is not None
+                lead = now
+                took_lead_at = plays
+    if lead != hand.result.winner:  # pragma: no cover - the winner always leads at the end
+        took_lead_at = plays
+    return {"decisions": decisions, "tricks": tricks, "lead_changes": changes,
+            "decisive_at": round(took_lead_at / plays, 4) if took_lead_at > 1 else 0.0}
