@@ -1,0 +1,146 @@
+"""Bots: legal choices from the view alone, and the behaviours each level promises."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddz_rules import cards, load
+from ddz_rules.bots import LEVELS, make_bot
+from ddz_rules.bots.base import distance
+from ddz_rules.bots.extreme import ExtremeBot
+from ddz_rules.bots.medium import MediumBot
+from ddz_rules.bots.worlds import replayed, sample_deal
+from ddz_rules.errors import UsageError
+from ddz_rules.game import PASS, Hand, Phase
+
+from .conftest import RULESETS
+
+
+def _advance(ruleset_id: str, seed: int, steps: int) -> Hand:
+    """A hand some random legal steps in (a varied position to test from)."""
+    ruleset = load(ruleset_id)
+    hand = Hand.new(ruleset, seed, dealer=seed % ruleset.players)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if hand.result is not None:
+            break
+        hand.apply(rng.choice(hand.legal_actions()))
+    return hand
+
+
+def test_unknown_level_is_refused() -> None:
+    with pytest.raises(UsageError, match="unknown bot level 'genius'"):
+        make_bot("genius", load("classic"))
+
+
+@pytest.mark.parametrize("level", ["random", "standard", "medium"])
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_bots_play_whole_hands_legally(level: str, ruleset_id: str) -> None:
+    ruleset = load(ruleset_id)
+    bot = make_bot(level, ruleset)
+    for seed in range(4):
+        hand = Hand.new(ruleset, seed)
+        rng = random.Random(seed)
+        while hand.result is None:
+            assert hand.to_act is not None
+            view = hand.view(hand.to_act)
+            choice = bot.choose(view, rng)
+            assert choice in view.legal
+            hand.apply(choice)
+
+
+@pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "marked-card"])
+@given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, 40))
+@settings(max_examples=15)
+def test_a_sampled_world_replays_to_the_same_view(ruleset_id: str, seed: int,
+                                                  steps: int) -> None:
+    hand = _advance(ruleset_id, seed, steps)
+    if hand.result is not None:
+        return
+    assert hand.to_act is not None
+    view = hand.view(hand.to_act)
+    world = replayed(view, hand.ruleset, sample_deal(view, hand.ruleset, random.Random(seed)),
+                     hand.table)
+    assert world.view(hand.to_act) == view
+    assert sum(world.hands) + world.deal.undealt + sum(
+        op.play.key for op in world.log if op.__class__.__name__ == "Played"
+    ) + (0 if world.landlord is not None else world.deal.kitty) == hand.ruleset.deck_key
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+@given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, 40))
+@settings(max_examples=6)
+def test_a_bots_choice_does_not_depend_on_cards_it_cannot_see(level: str, seed: int,
+                                                               steps: int) -> None:
+    hand = _advance("classic", seed, steps)
+    if hand.result is not None:
+        return
+    seat = hand.to_act
+    assert seat is not None
+    view = hand.view(seat)
+    other = replayed(view, hand.ruleset,
+                     sample_deal(view, hand.ruleset, random.Random(seed + 1)), hand.table)
+    bot = ExtremeBot(hand.ruleset, candidates=2, worlds=1) if level == "extreme" else \
+        make_bot(level, hand.ruleset)
+    assert bot.choose(view, random.Random(7)) == bot.choose(other.view(seat), random.Random(7))
+
+
+def _medium_decisions(ruleset_id: str, hands: int):  # type: ignore[no-untyped-def]
+    ruleset = load(ruleset_id)
+    bot = MediumBot(ruleset)
+    for seed in range(hands):
+        hand = Hand.new(ruleset, seed)
+        rng = random.Random(seed)
+        while hand.result is None:
+            assert hand.to_act is not None
+            view = hand.view(hand.to_act)
+            choice = bot.choose(view, rng)
+            yield view, choice
+            hand.apply(choice)
+
+
+def test_medium_never_overtakes_its_partner_unless_it_goes_out() -> None:
+    checked = 0
+    for view, choice in _medium_decisions("classic", 40):
+        if view.phase is Phase.PLAY and view.to_beat is not None \
+                and view.to_beat_seat == view.partner:
+            checked += 1
+            if choice != PASS:
+                assert not isinstance(choice, str)
+                assert view.hand_sizes[view.seat] == cards.size(choice.key)
+    assert checked > 20
+
+
+def test_medium_takes_a_play_that_reaches_its_goal() -> None:
+    checked = 0
+    for ruleset_id in ("classic", "two-player"):
+        for view, choice in _medium_decisions(ruleset_id, 40):
+            if view.phase is not Phase.PLAY:
+                continue
+            goal = view.goal(view.seat)
+            finishing = [p for p in view.legal if not isinstance(p, str)
+                         and view.hand_sizes[view.seat] - cards.size(p.key) <= goal]
+            if finishing:
+                checked += 1
+                assert choice in finishing
+    assert checked > 40
+
+
+def test_medium_leads_a_single_to_a_partner_with_one_card_left() -> None:
+    checked = 0
+    for view, choice in _medium_decisions("classic", 80):
+        partner = view.partner
+        if (view.phase is Phase.PLAY and view.to_beat is None and partner is not None
+                and distance(view, partner) == 1):
+            singles = [p for p in view.legal if not isinstance(p, str)
+                       and cards.size(p.key) == 1]
+            own_finish = any(not isinstance(p, str) and cards.size(p.key)
+                             == view.hand_sizes[view.seat] for p in view.legal)
+            if singles and not own_finish:
+                checked += 1
+                assert choice == min(singles, key=lambda p: p.reading.rank_index)
+    assert checked > 0

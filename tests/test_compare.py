@@ -1,0 +1,155 @@
+"""Variant comparison: measures on hand-made traces, intervals, paired deals, the same results
+on one worker, two processes or a Dask cluster, resumable output, and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from ddz_rules.cli import main
+from ddz_rules.compare import executors
+from ddz_rules.compare.measures import BY_KEY, MEASURES
+from ddz_rules.compare.run import RunSpec, execute
+from ddz_rules.compare.runner import Task, play_task, trace_of
+from ddz_rules.compare.stats import (
+    mean_interval,
+    paired_difference,
+    proportion_interval,
+    welch_difference,
+)
+from ddz_rules.records import read_record, replay
+
+from .conftest import FIXTURES
+
+HAND_MADE = json.loads((FIXTURES / "traces" / "hand-made.json").read_text())
+
+
+@pytest.mark.parametrize("measure", [m.key for m in MEASURES])
+def test_each_measure_on_hand_made_traces(measure: str) -> None:
+    expected = HAND_MADE["expected"][measure]
+    got = [BY_KEY[measure].of(t) for t in HAND_MADE["traces"]]
+    assert got == expected
+
+
+def test_every_measure_has_a_definition_and_a_hand_made_expectation() -> None:
+    assert set(HAND_MADE["expected"]) == {m.key for m in MEASURES}
+    assert all(len(m.definition) > 20 for m in MEASURES)
+
+
+def test_trace_of_a_recorded_hand_counts_tricks_and_lead_changes() -> None:
+    hand = replay(read_record(str(FIXTURES / "records" / "s1-bid-2-one-bomb.json"))).hand
+    trace = trace_of(hand)
+    assert trace["winner"] == "landlord" and trace["bid"] == 2
+    assert trace["events"] == ["bomb"]
+    plays = sum(1 for op in hand.log if op.__class__.__name__ == "Played")
+    passes = sum(1 for op in hand.log if op.__class__.__name__ == "Passed")
+    assert trace["decisions"] == plays + passes
+    assert 1 <= trace["tricks"] <= plays
+    assert 0.0 <= trace["decisive_at"] <= 1.0
+
+
+def test_intervals_known_values() -> None:
+    assert mean_interval([2.0, 4.0]).mean == 3.0
+    wilson = proportion_interval(0, 50)
+    assert wilson.low == pytest.approx(0.0, abs=1e-12) and 0.06 < wilson.high < 0.08
+    diff = paired_difference([3.0, 5.0, 7.0], [1.0, 3.0, 5.0])
+    assert (diff.mean, diff.low, diff.high) == (2.0, 2.0, 2.0)
+    welch = welch_difference([1.0, 2.0, 3.0], [1.0, 2.0, 3.0])
+    assert welch.mean == 0.0 and welch.low < 0 < welch.high
+    assert math.isnan(mean_interval([]).mean)
+
+
+def test_rulesets_with_one_deck_play_the_same_deals() -> None:
+    a = play_task(Task("classic", "standard", 5, 3))
+    b = play_task(Task("open-auction", "standard", 5, 3))
+    if a["redeals"] == b["redeals"] == 0:
+        assert a["deal_seed"] == b["deal_seed"]
+
+
+def _spec() -> RunSpec:
+    return RunSpec(("classic", "two-player"), 12, "standard", 4)
+
+
+def test_one_worker_two_processes_and_dask_give_the_same_results() -> None:
+    one = execute(_spec())
+    two = execute(_spec(), workers=2)
+    assert one == two
+    import distributed
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        assert execute(_spec(), scheduler=cluster.scheduler_address) == one
+
+
+def test_an_interrupted_run_resumes_with_no_hand_lost_or_counted_twice(tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    full = execute(_spec(), out=out)
+    lines = out.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 24
+    out.write_text("".join(lines[:10]) + lines[10][:15])  # cut mid-line, as a crash would
+    resumed = execute(_spec(), out=out, resume=True)
+    assert resumed == full
+    kept = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    assert sorted((t["ruleset"], t["index"]) for t in kept) == sorted(
+        (name, i) for name in ("classic", "two-player") for i in range(12))
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["compare", "nope", "--hands", "5"], "unknown ruleset 'nope'"),
+    (["compare", "classic", "--bots", "genius", "--hands", "5"], "unknown bot level 'genius'"),
+    (["compare", "classic", "--hands", "0"], "--hands must be at least 1"),
+    (["compare", "classic", "--hands", "5", "--resume"], "--resume needs --out"),
+    (["compare", "classic", "--hands", "5", "--scheduler", "tcp://127.0.0.1:9"],
+     "cannot reach the Dask scheduler at tcp://127.0.0.1:9"),
+])
+def test_bad_compare_input_is_one_line_with_exit_2(argv: list[str], words: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*argv, "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err
+
+
+def test_resume_refuses_another_runs_file_and_changes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run.jsonl"
+    assert main(["compare", "classic", "--hands", "3", "--seed", "1", "--out", str(out),
+                 "--json", "--no-progress"]) == 0
+    before = out.read_bytes()
+    for argv in (["--seed", "2", "--resume"], ["--resume", "--bots", "random"], []):
+        capsys.readouterr()
+        code = main(["compare", "classic", "--hands", "3", "--seed", "1", "--out", str(out),
+                     "--no-progress", *argv])
+        assert code == 2
+        assert out.read_bytes() == before
+    assert main(["compare", "two-player", "--hands", "3", "--seed", "1", "--out", str(out),
+                 "--resume", "--no-progress"]) == 2
+    assert "rulesets" in capsys.readouterr().err and out.read_bytes() == before
+
+
+def test_compare_outputs_json_csv_and_plots(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["compare", "classic", "open-auction", "two-player", "--hands", "20", "--seed", "3",
+            "--no-progress"]
+    assert main([*base, "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert set(summary["rulesets"]) == {"classic", "open-auction", "two-player"}
+    paired = {d["a"]: d["paired"] for d in summary["differences"]}
+    assert paired == {"open-auction": True, "two-player": False}
+    win = summary["rulesets"]["classic"]["landlord_win"]
+    assert win["low"] <= win["mean"] <= win["high"] and win["n"] == 20
+    assert main([*base, "--csv"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("kind,ruleset,versus,paired,measure")
+    assert any(r.startswith("difference,open-auction,classic,True,landlord_win") for r in rows)
+    assert main([*base, "--plots", str(tmp_path / "charts")]) == 0
+    table = capsys.readouterr().out
+    assert "landlord win rate" in table and "paired" in table
+    assert (tmp_path / "charts" / "landlord_win.png").stat().st_size > 1000
+
+
+def test_executor_batches_cover_every_task_once() -> None:
+    tasks = [Task("classic", "random", 0, i) for i in range(53)]
+    chunks = executors.batches(tasks, 10)
+    assert [t for c in chunks for t in c] == tasks
