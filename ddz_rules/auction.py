@@ -168,7 +168,22 @@ class OpenUntilPassed(_Bidding):
 
 
 @dataclass
-class CallRob(Auction):
+class _Calling(Auction):
+    """Families that open with call / no-call in turn; nobody calling leaves the hand."""
+
+    calls_refused: int = 0
+
+    def _refuse_call(self) -> bool:
+        """Count a no-call; True when everyone has refused (the auction is then over)."""
+        self.calls_refused += 1
+        if self.calls_refused == self.players:
+            self._finish(AuctionOutcome(None))
+            return True
+        return False
+
+
+@dataclass
+class CallRob(_Calling):
     """Call, then rob in turn, for two players (text 002).
 
     After a call the others may rob; a rob makes the robber the candidate and passes the turn
@@ -179,16 +194,13 @@ class CallRob(Auction):
     max_robs: int = 4
     candidate: int | None = None
     robs: int = 0
-    calls_refused: int = 0
 
     def legal(self) -> list[str]:
         return ["call", "no-call"] if self.candidate is None else ["rob", "no-rob"]
 
     def _step(self, word: str) -> None:
         if word == "no-call":
-            self.calls_refused += 1
-            if self.calls_refused == self.players:
-                self._finish(AuctionOutcome(None))
+            if self._refuse_call():
                 return
         elif word == "call":
             self.candidate = self.to_act
@@ -205,7 +217,7 @@ class CallRob(Auction):
 
 
 @dataclass
-class CallGrab(Auction):
+class CallGrab(_Calling):
     """Call, then one chance to grab for each other player, then the caller's last word.
 
     The variant of text 003: each grab makes the grabber the candidate and doubles the stake.
@@ -215,7 +227,6 @@ class CallGrab(Auction):
     caller: int | None = None
     candidate: int | None = None
     grabs: int = 0
-    calls_refused: int = 0
     waiting: list[int] = field(default_factory=list)
 
     def legal(self) -> list[str]:
@@ -223,11 +234,8 @@ class CallGrab(Auction):
 
     def _step(self, word: str) -> None:
         if word == "no-call":
-            self.calls_refused += 1
-            if self.calls_refused == self.players:
-                self._finish(AuctionOutcome(None))
-                return
-            self.to_act = self._next(self.to_act)
+            if not self._refuse_call():
+                self.to_act = self._next(self.to_act)
             return
         if word == "call":
             self.caller = self.candidate = self.to_act

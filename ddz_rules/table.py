@@ -405,29 +405,26 @@ _WIDTHS = tuple(tuple(range(1, min(held, 4) + 1)) for held in range(cards.FIELD_
 
 def _plays_within(index: RunIndex, bound: int) -> list[Play]:
     """Every legal play, with its reading, whose cards lie within the packed set ``bound``."""
-    guard = cards.GUARD
-    top = bound | guard
+    top = bound | cards.GUARD
     bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
     out: list[Play] = []
     for rank, by_width in enumerate(index):
         held = (bound >> (bits * rank)) & mask
         for width in _WIDTHS[held]:
-            for run in by_width[width]:
-                for body in run:
-                    if (top - body.key) & guard != guard:
-                        break
-                    if body.play is not None:
-                        out.append(body.play)
-                    else:
-                        _add_kickers(body, bound, out)
+            _collect(by_width[width], bound, top, out)
     return out
 
 
 def _plays_within_runs(runs: Runs, bound: int) -> list[Play]:
     """As :func:`_plays_within`, for a short list of runs (answering a play)."""
-    guard = cards.GUARD
-    top = bound | guard
     out: list[Play] = []
+    _collect(runs, bound, bound | cards.GUARD, out)
+    return out
+
+
+def _collect(runs: Runs, bound: int, top: int, out: list[Play]) -> None:
+    """Append the plays of every body of ``runs`` within ``bound`` (``top``: bound | GUARD)."""
+    guard = cards.GUARD
     for run in runs:
         for body in run:
             if (top - body.key) & guard != guard:
@@ -436,7 +433,6 @@ def _plays_within_runs(runs: Runs, bound: int) -> list[Play]:
                 out.append(body.play)
             else:
                 _add_kickers(body, bound, out)
-    return out
 
 
 def _add_kickers(body: _Body, bound: int, out: list[Play]) -> None:
