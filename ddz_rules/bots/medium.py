@@ -67,7 +67,7 @@ class MediumBot(Bot):
         best = ordered[0]
         breaks_hand = moves(cards.unpack(view.hand - best.key)) > base
         costly = best.reading.level > 0 or control_cards(best.key) > 0
-        if can_pass and not danger and (breaks_hand or costly):
+        if can_pass and not danger and costly and (breaks_hand or view.seat == view.landlord):
             return [PASS, *scored]
         return scored
 
