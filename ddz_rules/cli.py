@@ -362,7 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--records", metavar="DIR", help="write every hand's record here")
     p = add("compare", cmd_compare, "Play many paired hands per ruleset with bots and compare "
-            "the rulesets, with 95% confidence intervals.")
+            "the rulesets, with 95%% confidence intervals.")
     p.add_argument("rulesets", nargs="+", metavar="RULESET")
     p.add_argument("--hands", type=int, default=1000, help="hands per ruleset (default 1000)")
     p.add_argument("--bots", default="standard", help="bot level for every seat: random, "

@@ -1,0 +1,260 @@
+"""The invariants page: each property the test suite proves, what it means at the table, the
+tests that prove it, and the exhaustive unique-reading check of every bundled ruleset."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ddz_rules.docs.book import Book
+from ddz_rules.docs.render import admonition, card_faces, code_html, number, plural, table
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """A property, what it means for a player, and the tests that prove it."""
+
+    title: str
+    claim: str
+    meaning: str
+    how: str
+    #: (test file under ``tests/``, test name; ``Class.method`` for a state-machine rule)
+    tests: tuple[tuple[str, str], ...]
+
+
+INVARIANTS = (
+    Invariant(
+        "Unique reading",
+        "Where a ruleset claims `readings.settlement: unique`, every legal play has exactly "
+        "one reading: one type, one chain length, one body rank. Where a ruleset declares "
+        "readings, the plays with several readings are exactly those listed below, and their "
+        "readings are distinct.",
+        "Whatever you put down, everyone at the table agrees what it is and what must beat it: "
+        "nobody can argue that 333444555666 is four trios rather than three trios carrying "
+        "666.",
+        "Exhaustive: every play of every bundled ruleset's table is read.",
+        (("test_play_table.py", "test_unique_reading_holds_exhaustively_where_claimed"),
+         ("test_source_texts.py", "test_s0_restriction_4_333444555666_has_one_reading"),
+         ("test_cli.py", "test_check_lists_every_ambiguous_play_of_marked_card"))),
+    Invariant(
+        "Classification agrees with the table",
+        "Every play in the compiled table reads the same when it is enumerated from its own "
+        "cards alone, classifying its card text gives the same readings, and the counts per "
+        "type match the recorded golden counts.",
+        "Asking about one play (`ddz classify`) and listing all plays (`ddz plays`) can never "
+        "disagree, and a change that adds or drops plays is noticed.",
+        "Exhaustive over each table, plus random plays (Hypothesis).",
+        (("test_play_table.py",
+          "test_every_play_reads_back_the_same_when_enumerated_from_its_own_cards"),
+         ("test_play_table.py", "test_generated_plays_classify_back_from_their_text"),
+         ("test_play_table.py", "test_golden_play_counts_by_type"),
+         ("test_play_table.py", "test_no_play_exceeds_the_largest_hand_or_the_deck"))),
+    Invariant(
+        "Legal plays equal the brute-force filter",
+        "The plays the engine generates from a hand, leading or answering a play, are exactly "
+        "the plays of the table that the hand holds (and that beat the play to answer), each "
+        "once.",
+        "The moves offered to a player are exactly the legal ones: none missing, none extra.",
+        "Random hands of 1, 5, 17 and 20 cards and random plays to answer (Hypothesis), "
+        "compared with filtering the whole table.",
+        (("test_play_table.py", "test_legal_leads_equal_brute_force_filter"),
+         ("test_play_table.py", "test_legal_answers_equal_brute_force_filter"))),
+    Invariant(
+        "Beats is a strict partial order",
+        "No play beats itself, no two plays beat each other, and beating is transitive. Only a "
+        "higher class (a bomb, the rocket) crosses types, and the rocket beats every other "
+        "play.",
+        "A trick always moves upward and can be followed; a plain play answers only the same "
+        "type and chain length, and kickers never count.",
+        "Random triples of readings (Hypothesis), and samples across every pair of classes.",
+        (("test_play_table.py", "test_beats_is_a_strict_partial_order"),
+         ("test_play_table.py", "test_beats_is_transitive_within_a_type_chain"),
+         ("test_play_table.py", "test_only_higher_classes_cross_types"),
+         ("test_play_table.py", "test_the_rocket_beats_every_bomb_and_nothing_beats_it"))),
+    Invariant(
+        "Card text round trip",
+        "Card text parses to the same cards however it is written (`T` or `10`, either case, "
+        "spaces, commas, dashes or plus signs), and what the engine prints parses back to the "
+        "same cards; a bad card is named.",
+        "You can type cards the way you write them, and copy any play from the engine's output "
+        "back into it.",
+        "Random card lists and separators (Hypothesis).",
+        (("test_cards.py", "test_text_round_trips_through_parse"),
+         ("test_cards.py", "test_input_takes_separators_ten_and_lower_case"),
+         ("test_cards.py", "test_output_is_canonical_low_to_high"),
+         ("test_cards.py", "test_bad_card_text_names_the_token"))),
+    Invariant(
+        "Conservation of cards",
+        "At every step of every hand, the hands, the kitty until it is taken, the cards never "
+        "dealt and the cards played add up to the deck. An illegal action is refused and "
+        "changes nothing.",
+        "No card appears or vanishes, and a mistaken action cannot corrupt the hand.",
+        "A state machine takes random legal actions under a random ruleset and checks after "
+        "every step (Hypothesis stateful testing).",
+        (("test_hand.py", "HandMachine.cards_are_conserved"),
+         ("test_hand.py", "test_every_hand_ends_zero_sum_with_conserved_cards"),
+         ("test_hand.py", "test_an_illegal_action_is_refused_and_changes_nothing"))),
+    Invariant(
+        "Termination",
+        "Every hand ends within a fixed bound of actions (the auction's longest run, then a "
+        "card or a pass per step), and a hand that is not over always offers an action.",
+        "No auction or trick goes round forever, and the player to act always has something "
+        "legal to do.",
+        "Random legal play under every ruleset (Hypothesis, stateful and seeded).",
+        (("test_hand.py", "HandMachine.the_hand_is_within_its_step_bound"),
+         ("test_hand.py", "HandMachine.a_settled_hand_is_scored_consistently"),
+         ("test_hand.py", "test_every_hand_ends_zero_sum_with_conserved_cards"))),
+    Invariant(
+        "Zero-sum settlement",
+        "The scores of a settled hand sum to zero, and the landlord's score is the stake "
+        "(base times multiplier) times the number of peasants.",
+        "What the landlord wins the peasants lose, and the other way round.",
+        "Every hand played at random (Hypothesis), and each source text's worked example.",
+        (("test_hand.py", "HandMachine.a_settled_hand_is_scored_consistently"),
+         ("test_hand.py", "test_every_hand_ends_zero_sum_with_conserved_cards"),
+         ("test_records.py",
+          "test_s1_worked_example_bid_2_one_bomb_no_spring_pays_4_per_peasant"),
+         ("test_records.py",
+          "test_s3_worked_example_bid_3_two_bombs_pays_12_from_each_peasant"))),
+    Invariant(
+        "Multiplier = product of events",
+        "A hand's multiplier is the product of the factors of its logged events (bombs, the "
+        "rocket, spring, anti-spring, robs, grabs) and nothing else.",
+        "Every doubling has a visible cause in the hand's log; the auction multiplies only "
+        "where the ruleset says so.",
+        "Every hand played at random, and the source texts' worked examples.",
+        (("test_hand.py", "HandMachine.a_settled_hand_is_scored_consistently"),
+         ("test_hand.py", "test_every_hand_ends_zero_sum_with_conserved_cards"),
+         ("test_records.py", "test_s2_worked_example_two_robs_and_one_bomb_are_worth_8"),
+         ("test_records.py",
+          "test_s4_worked_example_bid_2_a_bomb_and_the_rocket_pay_8_from_each"))),
+    Invariant(
+        "Spring and anti-spring are exclusive",
+        "No hand is both a spring and an anti-spring.",
+        "A hand doubles at most once for a whitewash: a spring belongs to the landlord's win, "
+        "an anti-spring to the peasants'.",
+        "Every hand played at random.",
+        (("test_hand.py", "HandMachine.a_settled_hand_is_scored_consistently"),
+         ("test_hand.py", "test_every_hand_ends_zero_sum_with_conserved_cards"))),
+    Invariant(
+        "Same seed, same hand",
+        "A seed gives the same deal and, with random players seeded the same, the same hand, "
+        "action for action; different seeds give different deals; every simulated hand "
+        "replays from its record to the same result.",
+        "Any hand can be reproduced and checked by anyone from its seed or its record.",
+        "Seeded hands under every ruleset, replayed from their records.",
+        (("test_hand.py", "test_the_same_seed_gives_the_same_hand"),
+         ("test_hand.py", "test_different_seeds_give_different_deals"),
+         ("test_records.py", "test_simulate_is_reproducible_from_its_seed"),
+         ("test_records.py", "test_every_simulated_hand_replays_to_the_same_result"))),
+    Invariant(
+        "Views are independent of hidden cards",
+        "What a seat's view holds is the same however the cards it cannot see are dealt among "
+        "the other seats, the kitty and the undealt cards.",
+        "A player, or a program playing for one, learns nothing from the engine that the "
+        "rules keep hidden: only its own cards and what is public.",
+        "Random hands re-dealt with the unseen cards shuffled, then the same actions replayed "
+        "(Hypothesis).",
+        (("test_hand.py", "test_a_view_does_not_depend_on_cards_the_seat_cannot_see"),)),
+    Invariant(
+        "Peer presets equal the engines' own play sets",
+        "The rlcard, douzero and openspiel presets yield exactly the card sets that RLCard "
+        "1.2.0, DouZero 1.1.0 and OpenSpiel 2.0.2 themselves list, card set by card set "
+        "(dumps written from the engines), with OpenSpiel's readings per card set.",
+        "Results under a preset mean the same as in that engine, so the rule choices of "
+        "published agents and papers can be read off the matrix and the differences.",
+        "Compared with fixture dumps of the engines' play sets, exhaustively.",
+        (("test_peer_presets.py", "test_preset_equals_the_engines_own_play_set"),
+         ("test_peer_presets.py", "test_rlcard_table_holds_27471_plays_each_with_one_reading"),
+         ("test_peer_presets.py", "test_douzero_generator_yields_29984_distinct_plays"),
+         ("test_peer_presets.py",
+          "test_openspiel_actions_cover_25661_card_sets_383_with_several_readings"),
+         ("test_peer_presets.py", "test_openspiel_readings_per_card_set_match_its_actions"))),
+    Invariant(
+        "The source texts hold",
+        "Every worked example and named case of the five source texts holds under its "
+        "ruleset, one test per clause, and each text's scoring example replays from a hand "
+        "record to the text's numbers.",
+        "Each ruleset says what its source says, wherever its source is clear.",
+        "One test per clause; hand records for the scoring examples.",
+        (("test_source_texts.py", "test_s0_kickers_never_count_kkk_3_beats_qqq_big_joker"),
+         ("test_source_texts.py", "test_s1_taken_literally_333444555666_reads_three_ways"),
+         ("test_source_texts.py", "test_s4_no_airplane_carries_pairs"),
+         ("test_records.py",
+          "test_s1_worked_example_bid_2_one_bomb_no_spring_pays_4_per_peasant"))),
+    Invariant(
+        "Every ruleset file is checked",
+        "A bad ruleset file is refused with one line naming its file, line and key; a variant "
+        "states only what changes.",
+        "A mistake in a house-rules file is caught before a single hand is dealt.",
+        "One fixture per kind of mistake.",
+        (("test_ruleset_loading.py", "test_bad_ruleset_gives_one_line_naming_file_line_and_key"),
+         ("test_ruleset_loading.py", "test_a_variant_states_only_what_changes"))),
+    Invariant(
+        "The rules book says what the engine does",
+        "Every rule point and combination type has prose; no page of this site shows "
+        "unfinished text or an empty table; every example shown (plays, readings, comparisons, "
+        "differences, worked hands, command output) is recomputed by the engine; the site "
+        "builds with `mkdocs build --strict`.",
+        "What you read here is what the referee runs.",
+        "The pages are generated in the test and re-checked line by line.",
+        (("test_docs.py", "test_every_rule_element_has_prose"),
+         ("test_docs.py", "test_no_page_has_a_placeholder_or_an_empty_table"),
+         ("test_docs.py", "test_every_example_play_reads_as_shown"),
+         ("test_docs.py", "test_worked_examples_match_a_fresh_replay"),
+         ("test_docs.py", "test_the_site_builds_strictly"))),
+)
+
+
+def invariant_md(item: Invariant) -> str:
+    tests = "\n".join(f"    - `tests/{file}` · `{name}`" for file, name in item.tests)
+    return (f"### {item.title}\n\n{item.claim}\n\n"
+            f"- **For a player:** {item.meaning}\n"
+            f"- **How it is tested:** {item.how}\n"
+            f"- **Tests:**\n{tests}")
+
+
+def reading_check_md(book: Book) -> str:
+    parts = ["## The unique-reading check, per ruleset",
+             "The result of the exhaustive check (`ddz check`), run on every play of every "
+             "bundled ruleset while this site was built."]
+    rows = []
+    for rid in book.ids:
+        report = book.check(rid)
+        claim = report["settlement"]
+        verdict = ("every play reads one way" if not report["ambiguous"]
+                   else ("plays are made with a named reading" if claim == "declared"
+                         else "DEFECT: the ruleset claims unique readings"))
+        rows.append([f"[{rid}](rulesets/{rid}.md)", code_html(claim), number(report["plays"]),
+                     number(report["ambiguous"]), verdict])
+    parts.append(table(["Ruleset", "Readings", "Plays checked", "Plays with several readings",
+                        "Result"], rows))
+    for rid in book.ids:
+        report = book.check(rid)
+        parts.append(f"### {rid}")
+        if not report["ambiguous"]:
+            parts.append(f"All {number(report['plays'])} plays have exactly one reading.")
+            continue
+        body = table(["Cards", "Readings"], [
+            [card_faces(item["cards"]),
+             "<br>".join(code_html(f"{r['type']}/{r['length']}/{r['rank']}")
+                         for r in item["readings"])]
+            for item in report["ambiguous_examples"]])
+        parts.append(f"{plural(report['ambiguous'], 'play')} of {number(report['plays'])} "
+                     f"read more than one way; each is played as `CARDS@type/length/rank`.")
+        parts.append(admonition("abstract", f"Every play of {rid} with several readings",
+                                body, collapsible=True))
+    return "\n\n".join(parts)
+
+
+def invariants_page(book: Book) -> str:
+    """``invariants.md``."""
+    parts = ["# Invariants",
+             "What the test suite proves about every bundled ruleset, what each property "
+             "means at the table, and which tests prove it. Properties marked Hypothesis are "
+             "checked on random inputs (a fixed-seed profile runs in CI; "
+             "`HYPOTHESIS_PROFILE=thorough pytest` runs many more); the others are exhaustive "
+             "or exact.",
+             "## The properties"]
+    parts += [invariant_md(item) for item in INVARIANTS]
+    parts.append(reading_check_md(book))
+    return "\n\n".join(parts) + "\n"

@@ -1,0 +1,259 @@
+"""Every ruleset against every rule point: the variant matrix and the side-by-side page.
+
+Rule points are every ``{value, text}`` leaf of any bundled ruleset, plus each combination type
+(enabled or not, with its parameters) and each play class. A cell that differs from the
+reference ruleset (``classic``) is marked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ddz_rules import cards
+from ddz_rules.docs.book import REFERENCE, Book, is_point, lookup, rule_points
+from ddz_rules.docs.render import (
+    card_faces,
+    code_html,
+    label,
+    number,
+    table,
+    tabs,
+    value_text,
+    wide,
+)
+from ddz_rules.docs.rulesets import (
+    playable_ranks,
+    point_label,
+    type_name,
+)
+from ddz_rules.ruleset import CombinationType, Ruleset
+
+#: Headings of the groups of rule points, by top-level key; unknown keys get a label.
+GROUPS = {
+    "players": "Who plays",
+    "deck": "The deck",
+    "deal": "The deal",
+    "auction": "The auction",
+    "play": "The play",
+    "ending": "How a hand ends",
+    "scoring": "Scoring",
+    "readings": "Readings",
+    "kickers": "Kicker rules",
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of the matrix: a label, the key it stands for, a cell per ruleset."""
+
+    group: str
+    label: str
+    key: str
+    cells: tuple[str, ...]
+
+
+def point_paths(book: Book) -> list[tuple[str, ...]]:
+    """Every rule point path of any bundled ruleset, outside combinations, in first-seen order."""
+    seen: dict[tuple[str, ...], None] = {}
+    for rid in book.ids:
+        data = book.ruleset(rid).data
+        for point in rule_points({k: v for k, v in data.items() if k != "combinations"}):
+            seen.setdefault(point.path, None)
+    return list(seen)
+
+
+def combination_names(book: Book) -> list[str]:
+    seen: dict[str, None] = {}
+    for rid in book.ids:
+        for name in book.ruleset(rid).data["combinations"]:
+            seen.setdefault(name, None)
+    return list(seen)
+
+
+def override_paths(book: Book) -> list[tuple[str, ...]]:
+    """Per-type kicker rule points (``combinations.T.kickers.K``) of any ruleset."""
+    seen: dict[tuple[str, ...], None] = {}
+    for rid in book.ids:
+        data = book.ruleset(rid).data
+        for point in rule_points({"combinations": data["combinations"]}):
+            seen.setdefault(point.path, None)
+    return list(seen)
+
+
+#: What one body rank is, by width.
+UNITS = {1: ("single", "singles"), 2: ("pair", "pairs"), 3: ("trio", "trios"),
+         4: ("four", "fours")}
+
+
+def shape_text(ctype: CombinationType) -> str:
+    """A compact shape: ``one trio``, ``5 to 12 singles in a row``, ``2+ trios in a row``."""
+    one, many = UNITS.get(ctype.width, (f"{ctype.width} cards", f"sets of {ctype.width} cards"))
+    lo, hi = ctype.min_length, ctype.max_length
+    if hi == 1:
+        return f"one {one}"
+    if hi is None:
+        return f"{lo}+ {many} in a row"
+    if hi == lo:
+        return f"exactly {lo} {many} in a row"
+    return f"{lo} to {hi} {many} in a row"
+
+
+def combination_cell(book: Book, ruleset: Ruleset, name: str) -> str:
+    ctype = _enabled(ruleset, name)
+    if ctype is None:
+        return "not a play"
+    lines = []
+    if ctype.fixed_set:
+        lines.append(card_faces(cards.RANKS[ctype.low:ctype.high + 1]))
+    else:
+        ranks = playable_ranks(ruleset, ctype)
+        lines.append(shape_text(ctype))
+        lines.append(f"{card_faces(cards.RANKS[ranks[0]])} to "
+                     f"{card_faces(cards.RANKS[ranks[-1]])}")
+    if ctype.kicker_unit:
+        unit = UNITS[ctype.kicker_unit]
+        per = ctype.kickers_per_rank
+        lines.append(f"+ {per} {unit[0] if per == 1 else unit[1]} each")
+    lines.append(f"{number(book.counts(ruleset.id)[name])} plays")
+    return "<br>".join(lines)
+
+
+def _enabled(ruleset: Ruleset, name: str) -> CombinationType | None:
+    for ctype in ruleset.combinations:
+        if ctype.name == name:
+            return ctype
+    return None
+
+
+def override_cell(ruleset: Ruleset, path: tuple[str, ...]) -> str:
+    name, key = path[1], path[-1]
+    ctype = _enabled(ruleset, name)
+    if ctype is None:
+        return "not a play"
+    node = lookup(ruleset.data, path)
+    value = getattr(ctype.kicker_rules, key)
+    return value_text(value) if is_point(node) else f"{value_text(value)} (as for all types)"
+
+
+def rows(book: Book) -> list[Row]:
+    """Every row of the matrix, grouped."""
+    rulesets = [book.ruleset(rid) for rid in book.ids]
+    out: list[Row] = []
+    for path in point_paths(book):
+        cells = []
+        for r in rulesets:
+            node = lookup(r.data, path)
+            cells.append(value_text(node["value"], path[-1]) if is_point(node)
+                         else "not used")
+        out.append(Row(GROUPS.get(path[0], label(path[0])), point_label(path), ".".join(path),
+                       tuple(cells)))
+    classes: dict[str, None] = {}
+    for r in rulesets:
+        classes.update(dict.fromkeys(r.data["classes"]))
+    for name in classes:
+        cells = []
+        for r in rulesets:
+            klass = r.data["classes"].get(name)
+            cells.append(f"level {klass['level']}" if klass else "no such class")
+        out.append(Row("Play classes", f"Class {name}", f"classes.{name}.level", tuple(cells)))
+    for name in combination_names(book):
+        out.append(Row("Combination types", type_name(name), f"combinations.{name}",
+                       tuple(combination_cell(book, r, name) for r in rulesets)))
+    for path in override_paths(book):
+        out.append(Row("Kicker rules of one type",
+                       f"{type_name(path[1])}: {point_label(path).lower()}", ".".join(path),
+                       tuple(override_cell(r, path) for r in rulesets)))
+    out.append(Row("The play table", "Legal plays", "ddz check",
+                   tuple(number(book.check(r.id)["plays"]) for r in rulesets)))
+    out.append(Row("The play table", "Plays that read several ways", "ddz check",
+                   tuple(number(book.check(r.id)["ambiguous"]) for r in rulesets)))
+    return out
+
+
+def matrix_page(book: Book) -> str:
+    """``compare/matrix.md``."""
+    ref = book.ids.index(REFERENCE) if REFERENCE in book.ids else 0
+    header = ["Rule point"] + [f"[{rid}](../rulesets/{rid}.md)" for rid in book.ids]
+    parts = ["---\nhide:\n  - navigation\n  - toc\n---",
+             "# The variant matrix",
+             f"Every bundled ruleset against every rule point: each rule point (a value with "
+             f"its prose) of any ruleset file, each play class, each combination type with its "
+             f"shape (one rank or a chain of them, and the ranks a body may use), its kickers "
+             f"for each body rank and its count of plays, and each kicker rule a single type "
+             f"sets for itself. A cell that differs from "
+             f"{book.ids[ref]} is <span class=\"changed\">marked</span>. The prose of each "
+             f"point is on the ruleset's own page; the points whose prose differs between "
+             f"rulesets are [side by side](side-by-side.md).",
+             "Cards: " + card_faces("3") + " to " + card_faces("2") + " are the suited ranks, "
+             + card_faces("B") + " the small joker, " + card_faces("R") + " the big joker."]
+    groups: dict[str, list[Row]] = {}
+    for row in rows(book):
+        groups.setdefault(row.group, []).append(row)
+    for group, members in groups.items():
+        body = []
+        for row in members:
+            first = f"{row.label}<br><small>{code_html(row.key)}</small>"
+            cells = [c if i == ref or c == row.cells[ref] else f'<span class="changed">{c}</span>'
+                     for i, c in enumerate(row.cells)]
+            body.append([first, *cells])
+        parts.append(f"## {group}\n\n" + wide(table(header, body), "wide-table matrix"))
+    return "\n\n".join(parts) + "\n"
+
+
+# --------------------------------------------------------------------------- side by side
+
+
+def _point_text(data: Mapping[str, Any], path: tuple[str, ...]) -> tuple[str, str] | None:
+    node = lookup(data, path)
+    if not is_point(node):
+        return None
+    return value_text(node["value"], path[-1]), str(node["text"])
+
+
+def side_by_side_page(book: Book) -> str:
+    """``compare/side-by-side.md``: each rule point whose prose differs, in content tabs."""
+    rulesets = [book.ruleset(rid) for rid in book.ids]
+    parts = ["# Side by side",
+             "Each rule point whose wording differs between the bundled rulesets, with each "
+             "ruleset's value and prose in its own tab. Choosing a ruleset's tab once switches "
+             "every section of the page to it. Rule points worded the same everywhere are "
+             "listed at the end."]
+    same: list[tuple[str, str, str]] = []
+    current_group = ""
+    for path in point_paths(book):
+        texts = [_point_text(r.data, path) for r in rulesets]
+        present = [(r.id, t) for r, t in zip(rulesets, texts, strict=True) if t is not None]
+        if len({t for _, t in present}) == 1:
+            value, text = present[0][1]
+            same.append((point_label(path), ".".join(path), f"{value}: {text}"))
+            continue
+        group = GROUPS.get(path[0], label(path[0]))
+        if group != current_group:
+            parts.append(f"## {group}")
+            current_group = group
+        items = [(rid, f"**{value}**\n\n{text}") for rid, (value, text) in present]
+        missing = [r.id for r, t in zip(rulesets, texts, strict=True) if t is None]
+        note = (f"\n\nNot a rule point of {', '.join(missing)}." if missing else "")
+        parts.append(f"### {point_label(path)} · `{'.'.join(path)}`{note}\n\n" + tabs(items))
+    parts.append("## Combination types")
+    for name in combination_names(book):
+        items = []
+        for r in rulesets:
+            spec = r.data["combinations"].get(name)
+            ctype = _enabled(r, name)
+            if spec is None:
+                items.append((r.id, "Not declared by this ruleset."))
+            elif ctype is None:
+                items.append((r.id, f"**Not a play here.** {spec['text']}"))
+            else:
+                items.append((r.id, f"{combination_cell(book, r, name)}\n\n{ctype.text}"))
+        if len({body for _, body in items}) > 1:
+            parts.append(f"### {type_name(name)} · `{name}`\n\n" + tabs(items))
+    if same:
+        parts.append("## The same in every ruleset")
+        parts.append(table(["Rule point", "Value and prose"],
+                           [[f"{lab}<br><small>{code_html(key)}</small>", text]
+                            for lab, key, text in same]))
+    return "\n\n".join(parts) + "\n"

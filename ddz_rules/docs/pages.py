@@ -1,0 +1,33 @@
+"""Every generated page of the rules book, by its path under ``docs/``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ddz_rules.docs.book import Book
+from ddz_rules.docs.differences import differences_page
+from ddz_rules.docs.invariants import invariants_page
+from ddz_rules.docs.matrix import matrix_page, side_by_side_page
+from ddz_rules.docs.reference import cli_page, records_page, ruleset_format_page
+from ddz_rules.docs.rulesets import overview_page, page_path, ruleset_page, summary_nav
+
+
+def generate(root: Path | None = None) -> dict[str, str]:
+    """Every generated page: ``{path under docs/: Markdown}``.
+
+    ``root`` is the checkout (for the hand records in ``tests/fixtures``); by default the one
+    this package sits in.
+    """
+    book = Book(root)
+    pages = {"rulesets/index.md": overview_page(book),
+             "rulesets/SUMMARY.md": summary_nav(book)}
+    for ruleset_id in book.ids:
+        pages[page_path(ruleset_id)] = ruleset_page(book, ruleset_id)
+    pages["compare/matrix.md"] = matrix_page(book)
+    pages["compare/side-by-side.md"] = side_by_side_page(book)
+    pages["compare/differences.md"] = differences_page(book)
+    pages["invariants.md"] = invariants_page(book)
+    pages["using/cli.md"] = cli_page()
+    pages["using/records.md"] = records_page(book)
+    pages["using/ruleset-format.md"] = ruleset_format_page(book)
+    return pages

@@ -1,0 +1,580 @@
+"""One page per bundled ruleset, the rulesets overview, and the navigation of that section.
+
+A page states every rule point of the ruleset (value and prose), every combination type with
+real examples from the compiled play table and the count of its plays, what beats what with
+examples the engine decides, how a hand ends, the scoring, and a worked scoring example. A
+variant's page opens with what it changes from its base.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from ddz_rules import cards
+from ddz_rules.docs import worked
+from ddz_rules.docs.book import Book, RulePoint, is_point, lookup, rule_points
+from ddz_rules.docs.render import (
+    LEGEND,
+    TIMES,
+    admonition,
+    card_faces,
+    code_html,
+    heading_id,
+    label,
+    number,
+    plural,
+    table,
+    value_text,
+)
+from ddz_rules.ruleset import CombinationType, Ruleset
+from ddz_rules.table import PlayTable, Reading
+
+#: Readable labels for the rule points the bundled rulesets use; others fall back to the key.
+LABELS = {
+    "players": "Players",
+    "deck.ranks": "Ranks",
+    "deck.copies": "Copies of each rank",
+    "deck.jokers": "Jokers",
+    "deal.hand_size": "Cards per player",
+    "deal.kitty": "Kitty",
+    "deal.kitty_shown": "Kitty shown to all",
+    "auction.first_bidder": "First bidder",
+    "auction.family": "Auction",
+    "auction.bids": "Bids",
+    "auction.max_robs": "Most robs",
+    "auction.max_grabs": "Most grabs",
+    "auction.all_pass": "If nobody bids",
+    "play.trick": "Tricks",
+    "ending.peasant_goal": "End of the hand",
+    "readings.settlement": "Readings",
+    "scoring.base": "Base",
+    "scoring.multipliers": "Multipliers",
+    "scoring.spring": "Spring",
+    "scoring.anti_spring": "Anti-spring",
+    "scoring.cap": "Cap",
+    "scoring.settlement": "Settlement",
+    "may_match_body": "Kicker of a body rank",
+    "max_copies_among_kickers": "Most cards of one rank among kickers",
+    "both_jokers_as_kickers": "Both jokers as kickers",
+    "quads_are_blocks": "Four of a rank is one block",
+    "pair_kickers_distinct": "Pair kickers of different ranks",
+    "single_kickers_distinct": "Single kickers of different ranks",
+    "jokers_as_kickers": "Jokers as kickers",
+    "kicker_trio_beside_chain": "Kicker trio beside the chain",
+}
+
+#: Readable names of the combination types; others fall back to the key.
+TYPE_NAMES = {
+    "single": "Single",
+    "pair": "Pair",
+    "trio": "Trio",
+    "trio_single": "Trio with a single",
+    "trio_pair": "Trio with a pair",
+    "straight": "Straight",
+    "pair_straight": "Pair straight",
+    "airplane": "Airplane",
+    "airplane_singles": "Airplane with singles",
+    "airplane_pairs": "Airplane with pairs",
+    "four_two_singles": "Four with two singles",
+    "four_two_pairs": "Four with two pairs",
+    "bomb": "Bomb",
+    "rocket": "Rocket",
+}
+
+#: The sections of a page that hold rule points, in order: (heading, top-level key).
+SECTIONS = (
+    ("Who plays", "players"),
+    ("The deck", "deck"),
+    ("The deal", "deal"),
+    ("Who bids first and how the auction runs", "auction"),
+    ("The play", "play"),
+)
+LATER_SECTIONS = (
+    ("How a hand ends", "ending"),
+    ("Scoring", "scoring"),
+)
+#: Examples shown per combination type.
+EXAMPLES = 4
+WIDTH_WORDS = {1: "one card", 2: "a pair", 3: "a trio", 4: "four cards"}
+UNIT_WORDS = {1: "single", 2: "pair"}
+
+
+def point_label(path: Sequence[str]) -> str:
+    dotted = ".".join(path)
+    return LABELS.get(dotted) or LABELS.get(path[-1]) or label(path[-1])
+
+
+def type_name(name: str) -> str:
+    return TYPE_NAMES.get(name) or label(name)
+
+
+def point_md(point: RulePoint) -> str:
+    """A rule point: label, value and the key in bold, then its prose."""
+    value = value_text(point.value, point.path[-1])
+    return (f"**{point_label(point.path)}: {value}** · `{point.dotted}`\n\n"
+            f"{point.text}")
+
+
+def page_path(ruleset_id: str) -> str:
+    return f"rulesets/{ruleset_id}.md"
+
+
+# --------------------------------------------------------------------------- changes
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing a variant changes from its base."""
+
+    where: str
+    what: str
+    text: str
+
+
+def changes(book: Book, ruleset: Ruleset) -> list[Change]:
+    """What a variant's own file changes from its base: walk the overlay against the base."""
+    assert ruleset.base is not None
+    base = book.ruleset(ruleset.base)
+    out: list[Change] = []
+    overlay: Mapping[str, Any] = ruleset.overlay
+    for point in rule_points({k: v for k, v in overlay.items() if k != "combinations"}):
+        change = _point_change(point, lookup(base.data, point.path))
+        if change is not None:
+            out.append(change)
+    for name, klass in overlay.get("classes", {}).items():
+        old_class = base.data["classes"].get(name)
+        if old_class is None:
+            out.append(Change(f"class {code_html(name)}", f"new, level {klass['level']}",
+                              klass["text"]))
+        elif old_class["level"] != klass["level"]:
+            out.append(Change(f"class {code_html(name)}",
+                              f"level {old_class['level']} → {klass['level']}", klass["text"]))
+    for name, spec in overlay.get("combinations", {}).items():
+        out.extend(_combination_changes(base, ruleset, name, spec))
+    return out
+
+
+def _point_change(point: RulePoint, old: Any) -> Change | None:
+    """How a rule point differs from the base's; None if it restates it word for word."""
+    new = value_text(point.value, point.path[-1])
+    where = f"{point_label(point.path)} · `{point.dotted}`"
+    if not is_point(old):
+        return Change(where, f"new rule point: {new}", point.text)
+    before = value_text(old["value"], point.path[-1])
+    if old["value"] == point.value:
+        if old["text"] == point.text:
+            return None
+        return Change(where, f"same value ({new}), new wording", point.text)
+    return Change(where, f"{before} → {new}", point.text)
+
+
+def _combination_changes(base: Ruleset, ruleset: Ruleset, name: str,
+                         spec: Mapping[str, Any]) -> list[Change]:
+    where = f"{type_name(name)} · {code_html(name)}"
+    base_types = {c.name: c for c in base.combinations}
+    new_types = {c.name: c for c in ruleset.combinations}
+    old, new = base_types.get(name), new_types.get(name)
+    if old is not None and new is None:
+        return [Change(where, "no longer a play", spec["text"])]
+    if new is None:
+        return [Change(where, "declared but not a play", spec["text"])]
+    if old is None:
+        return [Change(where, "a new combination type", new.text)]
+    diffs = []
+    for aspect, before, after in (
+            ("body", body_text(base, old), body_text(ruleset, new)),
+            ("chain", chain_text(old), chain_text(new)),
+            ("kickers", kicker_text(old), kicker_text(new)),
+            ("class", old.klass, new.klass)):
+        if before != after:
+            diffs.append(f"{aspect}: {before} → {after}")
+    texts = []
+    for point in rule_points(spec.get("kickers", {}), ("combinations", name, "kickers")):
+        key = point.path[-1]
+        before_value = getattr(old.kicker_rules, key)
+        if before_value != point.value:
+            diffs.append(f"{point_label(point.path).lower()}: "
+                         f"{value_text(before_value)} → {value_text(point.value)}")
+            texts.append(point.text)
+    if old.text != new.text and not diffs:
+        diffs.append("new wording")
+    return [Change(where, "; ".join(diffs), " ".join([*texts, new.text]))] if diffs else []
+
+
+def changes_md(book: Book, ruleset: Ruleset) -> str:
+    """The section that opens a variant's page."""
+    assert ruleset.base is not None
+    base_id = ruleset.base
+    items = changes(book, ruleset)
+    lines = [f"## What it changes from {base_id}", "",
+             f"This ruleset `extends: {base_id}`: it is [{base_id}]({base_id}.md) except for "
+             f"what its own file (`{ruleset.path}`) states, listed here. Its source and "
+             f"interpretations are its own.", ""]
+    for change in items:
+        lines.append(f"- **{change.where}**: {change.what}. {change.text}")
+    if not items:
+        lines.append("- Nothing beyond its name and source.")
+    base_table, table_ = book.table(base_id), book.table(ruleset.id)
+    anchor = heading_id(f"{ruleset.id} against {base_id}")
+    if table_.plays == base_table.plays:
+        lines += ["", f"The play table is {base_id}'s, play for play and reading for reading "
+                  f"({plural(len(table_), 'play')}; see the "
+                  f"[differences page](../compare/differences.md#{anchor}))."]
+    else:
+        lines += ["", f"The play table has {plural(len(table_), 'play')} against "
+                  f"{number(len(base_table))} in {base_id}; the plays that differ are on the "
+                  f"[differences page](../compare/differences.md#{anchor})."]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- combinations
+
+
+def playable_ranks(ruleset: Ruleset, ctype: CombinationType) -> list[int]:
+    """Ranks a body of this type may use: in its range, with enough copies in the deck."""
+    return [r for r in range(ctype.low, ctype.high + 1) if ruleset.copies[r] >= ctype.width]
+
+
+def body_text(ruleset: Ruleset, ctype: CombinationType) -> str:
+    if ctype.fixed_set:
+        return "the fixed set " + card_faces(cards.RANKS[ctype.low:ctype.high + 1])
+    unit = WIDTH_WORDS.get(ctype.width, f"{ctype.width} cards")
+    ranks = playable_ranks(ruleset, ctype)
+    return (f"{unit} of a rank, from {card_faces(cards.RANKS[ranks[0]])} to "
+            f"{card_faces(cards.RANKS[ranks[-1]])}")
+
+
+def chain_text(ctype: CombinationType) -> str:
+    if ctype.fixed_set:
+        return "not a chain"
+    lo, hi = ctype.min_length, ctype.max_length
+    if hi == 1:
+        return "one rank"
+    if hi is None:
+        return f"{lo} or more consecutive ranks, as long as the ranks and the largest hand allow"
+    if hi == lo:
+        return f"exactly {lo} consecutive ranks"
+    return f"{lo} to {hi} consecutive ranks"
+
+
+def kicker_text(ctype: CombinationType) -> str:
+    if not ctype.kicker_unit:
+        return "none"
+    unit = UNIT_WORDS[ctype.kicker_unit]
+    per = ctype.kickers_per_rank
+    count = "one" if per == 1 else ("two" if per == 2 else str(per))
+    units = unit if per == 1 else unit + "s"
+    return f"{count} {units} for each rank of the body"
+
+
+def reading_cell(readings: Sequence[Reading]) -> str:
+    return "<br>".join(code_html(r.short()) for r in readings)
+
+
+def kickers_cell(readings: Sequence[Reading]) -> str:
+    return "<br>".join(card_faces(r.kickers) for r in readings)
+
+
+def example_keys(keys: Sequence[int], n: int = EXAMPLES) -> list[int]:
+    """Up to ``n`` plays spread over the type's plays in table order: first, ..., last."""
+    if len(keys) <= n:
+        return list(keys)
+    picks = sorted({round(i * (len(keys) - 1) / (n - 1)) for i in range(n)})
+    return [keys[i] for i in picks]
+
+
+def examples_table(table_: PlayTable, keys: Sequence[int]) -> str:
+    rows = []
+    for key in keys:
+        readings = table_.readings(key)
+        rows.append([card_faces(cards.key_text(key)), reading_cell(readings),
+                     kickers_cell(readings)])
+    return table(["Cards", "Readings", "Kickers"], rows)
+
+
+def combination_md(book: Book, ruleset: Ruleset, ctype: CombinationType) -> str:
+    table_ = book.table(ruleset.id)
+    keys = book.keys_by_type(ruleset.id)[ctype.name]
+    count = book.counts(ruleset.id)[ctype.name]
+    facts = [f"**Body:** {body_text(ruleset, ctype)}", f"**Chain:** {chain_text(ctype)}",
+             f"**Kickers:** {kicker_text(ctype)}",
+             f"**Class:** {code_html(ctype.klass)} (level {ctype.level})"]
+    spec = ruleset.data["combinations"][ctype.name]
+    own = rule_points(spec.get("kickers", {}), ("combinations", ctype.name, "kickers"))
+    parts = [f"### {type_name(ctype.name)} · `{ctype.name}`", ctype.text,
+             "\n".join(f"- {f}" for f in facts)]
+    for point in own:
+        parts.append(f"Kicker rule for this type only: {point_md(point)}")
+    parts.append(f"**{plural(count, 'play')}** of this type in the play table. "
+                 + ("Examples, from the lowest to the highest:" if len(keys) > 1
+                    else "The only one:"))
+    parts.append(examples_table(table_, example_keys(keys)))
+    return "\n\n".join(parts)
+
+
+def combinations_md(book: Book, ruleset: Ruleset) -> str:
+    table_ = book.table(ruleset.id)
+    enabled = [c.name for c in ruleset.combinations]
+    disabled = [(n, s) for n, s in ruleset.data["combinations"].items() if n not in enabled]
+    parts = ["## Combinations",
+             f"{plural(len(enabled), 'combination type')}, and {plural(len(table_), 'legal play')} "
+             f"in all: the compiled play table lists every card set that can be played, up to "
+             f"the largest hand ({ruleset.max_hand} cards), with every way it reads. A reading "
+             f"is written `type/length/rank`: the chain length and the body's highest rank. "
+             + LEGEND]
+    parts += [combination_md(book, ruleset, c) for c in ruleset.combinations]
+    if disabled:
+        rows = [[f"{type_name(n)} · {code_html(n)}", str(s["text"])] for n, s in disabled]
+        parts += ["### Not played here", table(["Type", "Why not"], rows)]
+    return "\n\n".join(parts)
+
+
+# --------------------------------------------------------------------------- beats
+
+
+@dataclass(frozen=True)
+class BeatsExample:
+    play: int
+    previous: int
+    why: str
+
+    def beats(self, table_: PlayTable) -> bool:
+        return table_.readings(self.play)[0].beats(table_.readings(self.previous)[0])
+
+
+def beats_examples(book: Book, ruleset_id: str) -> list[BeatsExample]:
+    """Pairs of plays that show the comparison rule, each play with one reading only."""
+    table_ = book.table(ruleset_id)
+    ruleset = table_.ruleset
+    by_type = {name: [k for k in keys if len(table_.readings(k)) == 1]
+               for name, keys in book.keys_by_type(ruleset_id).items()}
+
+    def first_length(keys: list[int]) -> list[int]:
+        length = table_.readings(keys[0])[0].length
+        return [k for k in keys if table_.readings(k)[0].length == length]
+
+    out: list[BeatsExample] = []
+    plain = [c for c in ruleset.combinations if c.level == 0 and by_type[c.name]]
+    with_kickers = [c for c in plain if c.kicker_unit and len(first_length(by_type[c.name])) > 1]
+    if with_kickers:
+        same = first_length(by_type[with_kickers[0].name])
+        out.append(BeatsExample(same[-1], same[0],
+                                "same type and length, higher body; kickers never count"))
+        out.append(BeatsExample(same[0], same[-1], "same type and length, lower body"))
+    chains = [c for c in plain if len(first_length(by_type[c.name])) < len(by_type[c.name])]
+    if chains:
+        keys = by_type[chains[0].name]
+        longer = keys[len(first_length(keys))]
+        out.append(BeatsExample(longer, keys[0], "same type, different chain length"))
+    if len(plain) >= 2:
+        out.append(BeatsExample(by_type[plain[1].name][-1], by_type[plain[0].name][0],
+                                "different types, both plain plays"))
+    levels = sorted({c.level for c in ruleset.combinations})
+    for lower, higher in pairwise(levels):
+        low_keys = [k for c in ruleset.combinations if c.level == lower for k in by_type[c.name]]
+        high_keys = [k for c in ruleset.combinations if c.level == higher
+                     for k in by_type[c.name]]
+        if not low_keys or not high_keys:
+            continue
+        top_low = max(low_keys, key=lambda k: (table_.readings(k)[0].rank_index, -k))
+        out.append(BeatsExample(high_keys[0], top_low, "a higher class beats any lower class"))
+        if len(high_keys) >= 2:
+            out.append(BeatsExample(high_keys[-1], high_keys[0],
+                                    "same class and type: the higher rank wins"))
+    return out
+
+
+def beats_md(book: Book, ruleset: Ruleset) -> str:
+    table_ = book.table(ruleset.id)
+    rows = []
+    for name, klass in sorted(ruleset.data["classes"].items(), key=lambda kv: kv[1]["level"]):
+        members = [type_name(c.name) for c in ruleset.combinations if c.klass == name]
+        rows.append([code_html(name), str(klass["level"]),
+                     ", ".join(members) if members else "no type of this ruleset",
+                     str(klass["text"])])
+    parts = ["## What beats what",
+             "A play answers the play before it only if it beats it. A play of a higher class "
+             "beats any play of a lower class, whatever its type; within a class a play beats "
+             "only a play of the same type and chain length with a higher body rank. Kickers "
+             "never count.",
+             table(["Class", "Level", "Types", "Rule"], rows),
+             "The engine decides these examples (`ddz beats PLAY PREVIOUS`):"]
+    example_rows = []
+    for ex in beats_examples(book, ruleset.id):
+        example_rows.append([card_faces(cards.key_text(ex.play)),
+                             card_faces(cards.key_text(ex.previous)),
+                             "yes" if ex.beats(table_) else "no", ex.why])
+    parts.append(table(["Play", "Previous play", "Beats?", "Why"], example_rows))
+    return "\n\n".join(parts)
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def _section(data: Mapping[str, Any], key: str) -> list[RulePoint]:
+    node = data.get(key)
+    if isinstance(node, Mapping) and is_point(node):
+        return [RulePoint((key,), node["value"], str(node["text"]))]
+    if isinstance(node, Mapping):
+        return rule_points(node, (key,))
+    return []
+
+
+def deck_facts(ruleset: Ruleset) -> str:
+    suited = [r for r in ruleset.deck_ranks if r not in cards.JOKERS]
+    jokers = [r for r in ruleset.deck_ranks if r in cards.JOKERS]
+    return (f"In all, {ruleset.deck_size} cards: {len(suited)} ranks {TIMES} "
+            f"{ruleset.copies[suited[0]]} copies and {plural(len(jokers), 'joker')}: "
+            + card_faces(cards.text(r for r in ruleset.deck_ranks)) + ".")
+
+
+def deal_facts(ruleset: Ruleset) -> str:
+    dealt = ruleset.players * ruleset.hand_size
+    text = (f"{ruleset.players} {TIMES} {ruleset.hand_size} = {dealt} cards are dealt and "
+            f"{ruleset.kitty} lie in the kitty")
+    if ruleset.undealt:
+        return text + f"; the other {ruleset.undealt} of the {ruleset.deck_size} are never dealt."
+    return text + f": the whole deck of {ruleset.deck_size}."
+
+
+def glance_md(book: Book, ruleset: Ruleset) -> str:
+    report = book.check(ruleset.id)
+    readings = ("every play has exactly one reading" if not report["ambiguous"]
+                else f"{plural(report['ambiguous'], 'play')} read several ways; the player "
+                     f"names the reading")
+    rows = [["Players", str(ruleset.players)],
+            ["Deck", f"{ruleset.deck_size} cards, {ruleset.undealt} never dealt"],
+            ["Hand", f"{ruleset.hand_size} cards; the landlord takes the kitty of "
+                     f"{ruleset.kitty} and holds {ruleset.max_hand}"],
+            ["Auction", code_html(ruleset.auction_family)],
+            ["Combination types", str(len(ruleset.combinations))],
+            ["Legal plays", number(report["plays"])],
+            ["Readings", readings]]
+    return "## At a glance\n\n" + table(["Rule", "This ruleset"], rows)
+
+
+def readings_md(book: Book, ruleset: Ruleset) -> str:
+    report = book.check(ruleset.id)
+    parts = ["## Readings and kickers"]
+    parts += [point_md(p) for p in _section(ruleset.data, "readings")]
+    if report["ambiguous"]:
+        parts.append(f"The exhaustive check finds {plural(report['ambiguous'], 'play')} that "
+                     f"read more than one way, all listed on the "
+                     f"[invariants page](../invariants.md#{heading_id(ruleset.id)}); such a "
+                     f"play is written with its reading, as in "
+                     f"`{report['ambiguous_examples'][0]['cards']}@"
+                     f"{_short(report['ambiguous_examples'][0]['readings'][0])}`.")
+    else:
+        parts.append(f"The exhaustive check reads all {number(report['plays'])} plays: every "
+                     f"one has exactly one reading.")
+    parts.append("### Kicker rules")
+    parts.append("Kickers are the cards a trio, an airplane or a four carries beside its body. "
+                 "These rules hold for every type with kickers unless the type states its own.")
+    parts += [point_md(p) for p in _section(ruleset.data, "kickers")]
+    return "\n\n".join(parts)
+
+
+def _short(reading: Mapping[str, Any]) -> str:
+    return f"{reading['type']}/{reading['length']}/{reading['rank']}"
+
+
+def source_md(ruleset: Ruleset) -> str:
+    source = ruleset.data["source"]
+    return admonition("info", f"Source: {source['text']}", str(source["about"]))
+
+
+def interpretations_md(ruleset: Ruleset) -> str:
+    items = ruleset.data.get("interpretations", [])
+    parts = ["## Interpretations",
+             "Where the source is silent or ambiguous, this ruleset makes a choice, stated here "
+             "with its reason."]
+    if not items:
+        parts.append("None: the source text settles every rule point.")
+    for item in items:
+        body = f"**Choice.** {item['choice']}\n\n**Why.** {item['reason']}"
+        parts.append(admonition("question", str(item["question"]), body))
+    return "\n\n".join(parts)
+
+
+def covered_keys() -> set[str]:
+    return {k for _, k in SECTIONS + LATER_SECTIONS} | {"readings", "kickers", "classes",
+                                                      "combinations"}
+
+
+def ruleset_page(book: Book, ruleset_id: str) -> str:
+    """The page of one ruleset."""
+    ruleset = book.ruleset(ruleset_id)
+    head = [f"# {ruleset.title}", ruleset.summary,
+            f"Ruleset `{ruleset.id}`, file `{ruleset.path}`"
+            + (f", extends [{ruleset.base}]({ruleset.base}.md)." if ruleset.base else "."),
+            source_md(ruleset)]
+    if ruleset.base is not None:
+        head.append(changes_md(book, ruleset))
+    head.append(glance_md(book, ruleset))
+    body: list[str] = []
+    for heading, key in SECTIONS:
+        points = _section(ruleset.data, key)
+        if points:
+            body.append(f"## {heading}\n\n" + "\n\n".join(point_md(p) for p in points))
+        if key == "deck":
+            body.append(deck_facts(ruleset))
+        if key == "deal":
+            body.append(deal_facts(ruleset))
+    body.append(combinations_md(book, ruleset))
+    body.append(readings_md(book, ruleset))
+    body.append(beats_md(book, ruleset))
+    for heading, key in LATER_SECTIONS:
+        points = _section(ruleset.data, key)
+        if points:
+            body.append(f"## {heading}\n\n" + "\n\n".join(point_md(p) for p in points))
+    body.append("## A worked example\n\n" + worked.render(worked.worked_example(book, ruleset_id)))
+    others = [k for k in ruleset.data if k not in covered_keys() and k not in
+              ("id", "title", "summary", "source", "interpretations", "extends")]
+    for key in others:
+        points = _section(ruleset.data, key)
+        if points:
+            body.append(f"## {label(key)}\n\n" + "\n\n".join(point_md(p) for p in points))
+    body.append(interpretations_md(ruleset))
+    return "\n\n".join(head + body) + "\n"
+
+
+# --------------------------------------------------------------------------- overview, nav
+
+
+def overview_page(book: Book) -> str:
+    """``rulesets/index.md``: every bundled ruleset as a card."""
+    parts = ["# Rulesets",
+             "Every bundled ruleset has its page here, generated from its YAML file by the same "
+             "engine that referees it. A base ruleset (`rules/`) states every rule; a variant "
+             "(`variants/`) extends a base and states only what changes; a peer preset "
+             "reproduces another engine's play set exactly."]
+    for group in ("Base rulesets", "Variants", "Peer presets"):
+        members = [rid for rid in book.ids if book.group(rid) == group]
+        if not members:
+            continue
+        cards_md = []
+        for rid in members:
+            r = book.ruleset(rid)
+            report = book.check(rid)
+            extends = f", extends `{r.base}`" if r.base else ""
+            cards_md.append(
+                f"-   **[{r.title}]({rid}.md)**\n\n    ---\n\n    {r.summary}\n\n"
+                f"    `{rid}`{extends} · {r.players} players · "
+                f"{number(report['plays'])} plays")
+        parts.append(f"## {group}\n\n<div class=\"grid cards\" markdown>\n\n"
+                     + "\n\n".join(cards_md) + "\n\n</div>")
+    return "\n\n".join(parts) + "\n"
+
+
+def summary_nav(book: Book) -> str:
+    """``rulesets/SUMMARY.md``: the navigation of the rulesets section (literate-nav)."""
+    lines = ["* [Overview](index.md)"]
+    for group in ("Base rulesets", "Variants", "Peer presets"):
+        members = [rid for rid in book.ids if book.group(rid) == group]
+        if members:
+            lines.append(f"* {group}")
+            lines += [f"    * [{rid}]({rid}.md)" for rid in members]
+    return "\n".join(lines) + "\n"
