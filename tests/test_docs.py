@@ -177,7 +177,8 @@ def test_every_bundled_ruleset_has_a_page_in_the_nav(pages: dict[str, str]) -> N
     for rid in RULESETS:
         assert f"rulesets/{rid}.md" in pages
         assert f"[{rid}]({rid}.md)" in nav
-    assert "comparisons" not in (ROOT / "mkdocs.yml").read_text().lower()
+    assert "compare/comparisons.md" in (ROOT / "mkdocs.yml").read_text()
+    assert "compare/comparisons.md" in pages
 
 
 # --------------------------------------------------------------------------- no placeholder
@@ -476,3 +477,26 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
         html = (site / page / "index.html").read_text(encoding="utf-8")
         assert "<table>" in html or "doc-module" in html or page == "using/new-variant", page
     assert not (DOCS / "rulesets").exists(), "a generated page was written into docs/"
+
+
+def test_comparisons_page_defines_every_measure_and_shows_what_the_command_prints(
+        pages: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from ddz_rules.cli import main
+    from ddz_rules.compare.measures import MEASURES
+    from ddz_rules.docs.comparisons import STANDARD, cell, command
+
+    page = pages["compare/comparisons.md"]
+    for measure in MEASURES:
+        assert measure.definition in page
+    assert f"$ {command()}" in page
+    assert main([*command().split()[1:], "--json", "--no-progress"]) == 0
+    fresh = json.loads(capsys.readouterr().out)
+    results = section(page, "## A standard run")
+    for measure in MEASURES:
+        row = next(line for line in results.splitlines()
+                   if line.startswith(f"| {measure.label} |"))
+        expected = [cell(fresh["rulesets"][name].get(measure.key), measure.proportion)
+                    for name in STANDARD.rulesets]
+        assert cells(row)[1:len(expected) + 1] == expected

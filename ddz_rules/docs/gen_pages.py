@@ -14,6 +14,7 @@ def main() -> None:
     from mkdocs_gen_files.editor import FilesEditor
 
     from ddz_rules.docs import generate
+    from ddz_rules.docs.pages import assets
 
     editor = FilesEditor.current()
     config_file = editor.config.config_file_path
@@ -21,6 +22,9 @@ def main() -> None:
     for path, markdown in generate(root).items():
         with editor.open(path, "w", encoding="utf-8") as handle:
             handle.write(markdown)
+    for path, data in assets().items():
+        with editor.open(path, "wb") as binary:
+            binary.write(data)
 
 
 if __name__ == "<run_path>":

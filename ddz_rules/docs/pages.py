@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ddz_rules.docs.book import Book
+from ddz_rules.docs.comparisons import charts, comparisons_page
 from ddz_rules.docs.differences import differences_page
 from ddz_rules.docs.invariants import invariants_page
 from ddz_rules.docs.matrix import matrix_page, side_by_side_page
@@ -30,4 +31,10 @@ def generate(root: Path | None = None) -> dict[str, str]:
     pages["using/cli.md"] = cli_page()
     pages["using/records.md"] = records_page(book)
     pages["using/ruleset-format.md"] = ruleset_format_page(book)
+    pages["compare/comparisons.md"] = comparisons_page()
     return pages
+
+
+def assets() -> dict[str, bytes]:
+    """Generated binary files (the comparison charts): ``{path under docs/: bytes}``."""
+    return {f"compare/charts/{name}": data for name, data in charts().items()}

@@ -1,0 +1,106 @@
+"""The Comparisons page: every measure of ``ddz compare`` defined, and a standard run shown.
+
+The run is played at build time (deterministic from its seed), so its tables and charts are
+what the command on the page prints.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ddz_rules.compare import report
+from ddz_rules.compare.measures import MEASURES
+from ddz_rules.compare.run import RunSpec, execute
+from ddz_rules.docs.render import code, table, wide
+
+#: The standard comparison the page shows.
+STANDARD = RunSpec(("classic", "open-auction", "two-player"), hands=400, bots="medium", seed=1)
+CHARTS = ("landlord_win", "landlord_score", "multiplier", "decisions", "lead_changes",
+          "multiplier_distribution")
+
+
+def command(spec: RunSpec = STANDARD) -> str:
+    return (f"ddz compare {' '.join(spec.rulesets)} --hands {spec.hands} --bots {spec.bots} "
+            f"--seed {spec.seed}")
+
+
+@cache
+def standard_summary() -> dict[str, Any]:
+    """The standard run's summary (played once per process)."""
+    return report.summarize(STANDARD.header()["run"], execute(STANDARD))
+
+
+@cache
+def charts() -> dict[str, bytes]:
+    """The standard run's charts, as PNG bytes by file name."""
+    with tempfile.TemporaryDirectory() as folder:
+        paths = report.plots(standard_summary(), Path(folder))
+        return {p.name: p.read_bytes() for p in paths}
+
+
+def cell(estimate: dict[str, Any] | None, proportion: bool) -> str:
+    """``mean [low, high]`` as the page shows it (percent for proportions)."""
+    if estimate is None:
+        return "does not apply"
+    scale, unit = (100.0, "%") if proportion else (1.0, "")
+    return (f"{estimate['mean'] * scale:.2f}{unit} "
+            f"[{estimate['low'] * scale:.2f}, {estimate['high'] * scale:.2f}]")
+
+
+def comparisons_page() -> str:
+    summary = standard_summary()
+    names = list(summary["rulesets"])
+    definitions = table(["measure", "key", "per hand"],
+                        [[m.label, code(m.key), m.definition] for m in MEASURES])
+    results = table(["measure", *names],
+                    [[m.label, *(cell(summary["rulesets"][n].get(m.key), m.proportion)
+                                 for n in names)] for m in MEASURES])
+    diffs = summary["differences"]
+    differences = table(
+        ["measure", *(f"{d['a']} - {d['b']} ({'paired' if d['paired'] else 'unpaired'})"
+                      for d in diffs)],
+        [[m.label, *(cell(d.get(m.key), m.proportion) for d in diffs)] for m in MEASURES])
+    gallery = "\n\n".join(f"![{name}](charts/{name}.png)" for name in CHARTS)
+    return f"""# Comparisons
+
+`ddz compare` plays many hands of each ruleset with computer players and reports what the rules
+change. Every measure below is computed per hand from the hand's log, then averaged over the
+run with a 95% interval: Wilson's interval for a share of hands, the normal approximation for a
+mean.
+
+Rulesets that share a deck play the same seeded deals: hand *i* of every such ruleset starts
+from the same shuffle, so their difference is measured hand by hand (paired), which removes
+most of the luck of the deal. Rulesets with different decks (the two-player game has no 3s or
+4s) are compared by Welch's interval instead, and the report says which is which.
+
+## The measures
+
+{wide(definitions)}
+
+A side's distance from its goal is the cards its best-placed player still has to shed (to zero,
+or to the advantage line for the two-player peasant). After each play the side with the smaller
+distance leads; a tie leaves the lead where it was. *Lead changes* counts how often the leader
+changes during the play; the *decisive point* is how far into the hand (as a fraction of the
+plays) the eventual winner took the lead for the last time.
+
+## A standard run
+
+```console
+$ {command()}
+```
+
+{len(names)} rulesets, {STANDARD.hands} hands each, every seat played by the `{STANDARD.bots}`
+bot. Mean and [95% interval] per ruleset:
+
+{wide(results)}
+
+Differences against `{summary['differences'][0]['b']}` (mean and [95% interval]; an interval
+that excludes 0 is a difference the run detects):
+
+{wide(differences)}
+
+{gallery}
+"""
