@@ -25,7 +25,7 @@ from ddz_rules.game import PASS, Action, Phase, View
 from ddz_rules.table import Play
 
 #: Strength needed to bid 1, 2, 3 (or to call, then to rob or grab).
-BID_AT = (4.0, 7.0, 10.0)
+BID_AT = (3.0, 6.0, 9.0)
 #: An opponent this close to its goal must be stopped at any price.
 DANGER = 3
 
