@@ -142,9 +142,13 @@ class CombinationType:
         return self.kickers_per_rank * length if self.kicker_unit else 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Ruleset:
-    """A validated ruleset, frozen. ``data`` is the merged document, for prose and docs."""
+    """A validated ruleset, frozen. ``data`` is the merged document, for prose and docs.
+
+    Compared and hashed by identity: each load gives one object (bundled rulesets are loaded
+    once per process), and the engine keys its caches on it on every play.
+    """
 
     id: str
     title: str
