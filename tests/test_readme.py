@@ -1,0 +1,35 @@
+"""Every ``$ ddz ...`` example in the README prints exactly what the README shows."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from ddz_rules.cli import main
+
+README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+EXAMPLES = [
+    (command, expected.strip())
+    for block in re.findall(r"```console\n(.*?)```", README, re.S)
+    for command, _, expected in (part.partition("\n")
+                                 for part in re.split(r"^\$ ", block, flags=re.M)[1:])
+]
+
+
+def test_the_readme_has_examples() -> None:
+    assert len(EXAMPLES) >= 8
+
+
+@pytest.mark.parametrize(("command", "expected"), EXAMPLES, ids=[c for c, _ in EXAMPLES])
+def test_readme_example_prints_what_the_readme_shows(command: str, expected: str,
+                                                     capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(Path(__file__).parent.parent)
+    argv = shlex.split(command)
+    assert argv[0] == "ddz"
+    main(argv[1:])
+    out, err = capsys.readouterr()
+    assert (out + err).strip() == expected
