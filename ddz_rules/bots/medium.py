@@ -67,7 +67,8 @@ class MediumBot(Bot):
         best = ordered[0]
         breaks_hand = moves(cards.unpack(view.hand - best.key)) > base
         costly = best.reading.level > 0 or control_cards(best.key) > 0
-        if can_pass and not danger and costly and (breaks_hand or view.seat == view.landlord):
+        if can_pass and not danger and costly and (breaks_hand or (
+                view.seat == view.landlord and len(view.hand_sizes) > 2)):
             return [PASS, *scored]
         return scored
 
