@@ -210,6 +210,8 @@ class Hand:
         self.deal = dealt
         self.hands = list(dealt.hands)
         self.log: list[Operation] = [dealt]
+        #: The play phase as every seat sees it: (seat, play), or (seat, None) for a pass.
+        self.public_plays: list[tuple[int, Play | None]] = []
         self.phase = Phase.AUCTION
         self.auction: Auction = new_auction(ruleset, dealt.first_bidder)
         self.to_act: int | None = dealt.first_bidder
@@ -228,6 +230,7 @@ class Hand:
         other = copy.copy(self)
         other.hands = list(self.hands)
         other.log = list(self.log)
+        other.public_plays = list(self.public_plays)
         other.auction = copy.deepcopy(self.auction)
         other.events = list(self.events)
         other.plays_by_seat = list(self.plays_by_seat)
@@ -262,12 +265,6 @@ class Hand:
 
     def view(self, seat: int) -> View:
         """Everything ``seat`` may know, and nothing it may not."""
-        public_plays: list[tuple[int, Play | None]] = []
-        for op in self.log:
-            if isinstance(op, Played):
-                public_plays.append((op.seat, op.play))
-            elif isinstance(op, Passed):
-                public_plays.append((op.seat, None))
         kitty_known = self.landlord is not None and (self.ruleset.kitty_shown
                                                      or seat == self.landlord)
         marked = None
@@ -276,10 +273,9 @@ class Hand:
         return View(
             seat=seat, phase=self.phase, to_act=self.to_act, hand=self.hands[seat],
             hand_sizes=tuple(cards.size(h) for h in self.hands), dealer=self.deal.dealer,
-            first_bidder=self.deal.first_bidder, auction=tuple(
-                (op.seat, op.word) for op in self.log if isinstance(op, Said)),
+            first_bidder=self.deal.first_bidder, auction=tuple(self.auction.history),
             landlord=self.landlord, kitty=self.deal.kitty if kitty_known else None,
-            plays=tuple(public_plays), to_beat=self.to_beat, to_beat_seat=self.to_beat_seat,
+            plays=tuple(self.public_plays), to_beat=self.to_beat, to_beat_seat=self.to_beat_seat,
             multiplier=self.multiplier, advantage=self.advantage,
             undealt=cards.size(self.deal.undealt), marked_card=marked,
             turned_card=self.deal.turned_card,
@@ -348,6 +344,7 @@ class Hand:
         if self.to_beat is None:
             raise IllegalActionError(f"seat {seat} leads this trick and may not pass")
         self.log.append(Passed(seat))
+        self.public_plays.append((seat, None))
         self.passes += 1
         if self.passes == self.ruleset.players - 1:  # play.trick: others_pass
             self.to_act, self.to_beat, self.to_beat_seat, self.passes = (
@@ -371,6 +368,7 @@ class Hand:
         self.hands[seat] = hand - play.key
         self.plays_by_seat[seat] += 1
         self.log.append(Played(seat, play))
+        self.public_plays.append((seat, play))
         klass = _CLASS_OF[self.ruleset][play.reading.type]
         if klass in _MULTIPLIED[self.ruleset]:
             found = event(self.ruleset, klass, seat, cards.key_text(play.key))
