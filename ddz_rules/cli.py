@@ -251,11 +251,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     spec = RunSpec(tuple(args.rulesets), args.hands, args.bots, args.seed)
     spec.check()
     if args.plots:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise UsageError("--plots needs matplotlib: pip install 'ddz-rules[plots]'"
-                             ) from None
+        report.pyplot()  # before playing: a missing matplotlib must not waste the run
     with _progress(args.progress) as tick:
         results = execute(spec, workers=args.workers, scheduler=args.scheduler,
                           out=Path(args.out) if args.out else None, resume=args.resume,

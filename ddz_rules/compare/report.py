@@ -20,6 +20,7 @@ from ddz_rules.compare.stats import (
     proportion_interval,
     welch_difference,
 )
+from ddz_rules.errors import UsageError
 from ddz_rules.ruleset import load
 
 #: Measures shown in the terminal table (all are in JSON and CSV).
@@ -135,17 +136,21 @@ def to_csv(summary: dict[str, Any]) -> str:
     return buffer.getvalue()
 
 
-def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
-    """PNG charts of the main measures, with their 95% intervals."""
+def pyplot() -> Any:
+    """matplotlib's pyplot on a file-only backend, or a one-line error if it is missing."""
     try:
         import matplotlib
     except ImportError:
-        from ddz_rules.errors import UsageError
-
         raise UsageError("--plots needs matplotlib: pip install 'ddz-rules[plots]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
+    """PNG charts of the main measures, with their 95% intervals."""
+    plt = pyplot()
     folder.mkdir(parents=True, exist_ok=True)
     names = list(summary["rulesets"])
     written = []
