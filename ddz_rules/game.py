@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from ddz_rules import cards
 from ddz_rules.auction import Auction, IllegalActionError, new_auction
@@ -369,11 +367,9 @@ class Hand:
         self.plays_by_seat[seat] += 1
         self.log.append(Played(seat, play))
         self.public_plays.append((seat, play))
-        klass = _CLASS_OF[self.ruleset][play.reading.type]
-        if klass in _MULTIPLIED[self.ruleset]:
-            found = event(self.ruleset, klass, seat, cards.key_text(play.key))
-            if found:
-                self.events.append(found)
+        found = event(self.ruleset, self.ruleset.class_of[play.reading.type], seat, play.key)
+        if found:
+            self.events.append(found)
         self.to_beat, self.to_beat_seat, self.passes = play, seat, 0
         left = cards.size(self.hands[seat])
         if left == 0 or (seat != self.landlord and self.advantage is not None
@@ -395,20 +391,3 @@ class Hand:
         self.phase = Phase.SETTLED
         self.to_act = None
         self.log.append(Settled(result))
-
-
-class _PerRuleset(dict[Ruleset, Any]):
-    """A lazily filled map from a ruleset to something derived from it."""
-
-    def __init__(self, derive: Callable[[Ruleset], Any]) -> None:
-        super().__init__()
-        self.derive = derive
-
-    def __missing__(self, ruleset: Ruleset) -> Any:
-        value = self[ruleset] = self.derive(ruleset)
-        return value
-
-
-#: Each combination type's class, and the classes that are multiplier events.
-_CLASS_OF = _PerRuleset(lambda r: {c.name: c.klass for c in r.combinations})
-_MULTIPLIED = _PerRuleset(lambda r: {name for name, _ in r.multipliers})

@@ -14,7 +14,7 @@ import difflib
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -195,6 +195,16 @@ class Ruleset:
     def deck_key(self) -> int:
         """The whole deck, packed."""
         return cards.pack(self.copies)
+
+    @cached_property
+    def factors(self) -> dict[str, int]:
+        """``scoring.multipliers``: each multiplier event's factor."""
+        return dict(self.multipliers)
+
+    @cached_property
+    def class_of(self) -> dict[str, str]:
+        """Each enabled combination type's class."""
+        return {c.name: c.klass for c in self.combinations}
 
     def combination(self, name: str) -> CombinationType:
         for ctype in self.combinations:

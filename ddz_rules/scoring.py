@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 
+from ddz_rules.cards import key_text
 from ddz_rules.ruleset import Ruleset
 
 
@@ -66,10 +67,13 @@ class Result:
 
 
 def event(ruleset: Ruleset, name: str, seat: int | None = None,
-          cards: str = "") -> MultiplierEvent | None:
-    """The multiplier event ``name``, or None where the ruleset does not multiply on it."""
-    factor = dict(ruleset.multipliers).get(name)
-    return MultiplierEvent(name, factor, seat, cards) if factor is not None else None
+          key: int = 0) -> MultiplierEvent | None:
+    """The multiplier event ``name`` (a play class, or spring, anti_spring, rob, grab), or
+    None where the ruleset does not multiply on it. ``key`` is the play's cards, if a play."""
+    factor = ruleset.factors.get(name)
+    if factor is None:
+        return None
+    return MultiplierEvent(name, factor, seat, key_text(key) if key else "")
 
 
 def base_of(ruleset: Ruleset, bid: int) -> int:
