@@ -132,8 +132,8 @@ def _course(hand: Hand) -> dict[str, Any]:
     n = ruleset.players
     left = [ruleset.hand_size] * n
     left[landlord] += ruleset.kitty
-    goals = [0 if s == landlord or ruleset.peasant_goal != "advantage" else hand.robs
-             for s in range(n)]
+    advantage = hand.advantage or 0
+    goals = [0 if s == landlord else advantage for s in range(n)]
 
     def leader(current: str | None) -> str | None:
         mine = left[landlord] - goals[landlord]
@@ -161,7 +161,6 @@ def _course(hand: Hand) -> dict[str, Any]:
                 changes += lead is not None
                 lead = now
                 took_lead_at = plays
-    if lead != hand.result.winner:  # pragma: no cover - the winner always leads at the end
-        took_lead_at = plays
+    assert lead == hand.result.winner, "the side that reaches its goal leads at the end"
     return {"decisions": decisions, "tricks": tricks, "lead_changes": changes,
             "decisive_at": round(took_lead_at / plays, 4) if took_lead_at > 1 else 0.0}
