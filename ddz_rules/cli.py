@@ -41,13 +41,6 @@ def _emit(args: argparse.Namespace, payload: Any, text: Callable[[], str]) -> No
         print(text())
 
 
-def _play_text(play: Play, table: PlayTable) -> str:
-    """Card text, with the reading named where the card set reads several ways."""
-    if len(table.readings(play.key)) > 1:
-        return f"{play.cards}@{play.reading.short()}"
-    return play.cards
-
-
 # ------------------------------------------------------------------------- subcommands
 
 
@@ -157,7 +150,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
     else:
         moves = table.leads(hand)
     moves.sort(key=lambda m: (table_order(m.key), m.reading.short()))
-    listed = [_play_text(m, table) for m in moves]
+    listed = [table.notation(m) for m in moves]
     _emit(args, listed, lambda: "\n".join(listed) if listed else "(no legal play: pass)")
     return 0
 

@@ -46,10 +46,7 @@ def to_record(hand: Hand) -> dict[str, Any]:
         if isinstance(op, Said):
             auction.append(op.word)
         elif isinstance(op, Played):
-            text = cards.key_text(op.play.key)
-            if len(table.readings(op.play.key)) > 1:
-                text += "@" + op.play.reading.short()
-            plays.append(text)
+            plays.append(table.notation(op.play))
         elif isinstance(op, Passed):
             plays.append(PASS)
     d = hand.deal

@@ -190,6 +190,15 @@ class PlayTable:
 
     # ------------------------------------------------------------------ naming a reading
 
+    def notation(self, play: Play) -> str:
+        """A play as text: its cards, with ``@type/length/rank`` where they read several ways.
+
+        The inverse of :meth:`play`.
+        """
+        if len(self.readings(play.key)) > 1:
+            return f"{play.cards}@{play.reading.short()}"
+        return play.cards
+
     def play(self, text: str) -> Play:
         """A play from text: ``CARDS``, or ``CARDS@type[/length[/rank]]`` naming a reading."""
         cards_part, _, named = text.partition("@")
@@ -202,12 +211,12 @@ class PlayTable:
             chosen = [r for r in readings
                       if r.short() == named or r.short().startswith(named + "/")]
             if len(chosen) != 1:
-                options = ", ".join(f"{cards.key_text(key)}@{r.short()}" for r in readings)
+                options = ", ".join(self.notation(Play(key, r)) for r in readings)
                 raise UsageError(f"reading {named!r} does not name one reading of "
                                  f"{cards.key_text(key)}; its readings: {options}")
             return Play(key, chosen[0])
         if len(readings) > 1:
-            options = ", ".join(f"{cards.key_text(key)}@{r.short()}" for r in readings)
+            options = ", ".join(self.notation(Play(key, r)) for r in readings)
             raise UsageError(f"{cards.key_text(key)} reads {len(readings)} ways under "
                              f"{self.ruleset.id}; name one: {options}")
         return Play(key, readings[0])
