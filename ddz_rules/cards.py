@@ -95,6 +95,16 @@ def pack_ranks(ranks: Iterable[int]) -> int:
     return key
 
 
+def ranks_of(key: int) -> list[int]:
+    """The rank index of every card in a packed card set, lowest first (the inverse of
+    :func:`pack_ranks`).
+
+    >>> ranks_of(pack_ranks([5, 0, 0]))
+    [0, 0, 5]
+    """
+    return [r for r, c in enumerate(unpack(key)) for _ in range(c)]
+
+
 def key_text(key: int) -> str:
     """Canonical text of a packed card set."""
     return "".join(RANKS[i] * c for i, c in enumerate(unpack(key)))

@@ -20,7 +20,7 @@ from ddz_rules.bots.base import (
     opponents,
     plays_of,
 )
-from ddz_rules.bots.split import moves
+from ddz_rules.bots.split import moves_of
 from ddz_rules.game import PASS, Action, Phase, View
 from ddz_rules.table import Play
 
@@ -37,7 +37,7 @@ class MediumBot(Bot):
 
     def strength(self, hand: int) -> float:
         counts = cards.unpack(hand)
-        return control_points(counts) - 0.8 * max(0, moves(counts) - 5)
+        return control_points(counts) - 0.8 * max(0, moves_of(hand) - 5)
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if view.phase is Phase.AUCTION:
@@ -63,9 +63,9 @@ class MediumBot(Bot):
             return [*lead, *(p for p in ordered if p not in lead)]
         if not scored:
             return [PASS]
-        base = moves(cards.unpack(view.hand))
+        base = moves_of(view.hand)
         best = ordered[0]
-        breaks_hand = moves(cards.unpack(view.hand - best.key)) > base
+        breaks_hand = moves_of(view.hand - best.key) > base
         costly = best.reading.level > 0 or control_cards(best.key) > 0
         if can_pass and not danger and costly and (breaks_hand or (
                 view.seat == view.landlord and len(view.hand_sizes) > 2)):
@@ -74,7 +74,7 @@ class MediumBot(Bot):
 
     def _score(self, view: View, play: Play, danger: bool) -> tuple[float, int]:
         rest = view.hand - play.key
-        score = float(moves(cards.unpack(rest)))
+        score = float(moves_of(rest))
         if play.reading.level > 0:
             score += 0.0 if danger else 3.0
         score += (0.0 if danger else 0.6) * control_cards(play.key)

@@ -5,20 +5,23 @@ carrying singles or pairs, then what is left. Two orders are tried (chains first
 straights) and the smaller count wins; it is a heuristic, fast enough to score every
 candidate play.
 
->>> from ddz_rules.cards import counts_of, parse
+>>> from ddz_rules.cards import counts_of, pack_ranks, parse
 >>> moves(counts_of(parse("3456789TJ")))
 1
 >>> moves(counts_of(parse("33344456")))
 1
 >>> moves(counts_of(parse("3334445567")))
 2
+>>> moves_of(pack_ranks(parse("3334445567")))
+2
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
-from ddz_rules.cards import BIG_JOKER, RANK_INDEX, SMALL_JOKER
+from ddz_rules.cards import BIG_JOKER, RANK_INDEX, SMALL_JOKER, unpack
 
 ACE = RANK_INDEX["A"]
 TWO = RANK_INDEX["2"]
@@ -27,6 +30,12 @@ TWO = RANK_INDEX["2"]
 def moves(counts: Sequence[int]) -> int:
     """The fewest plays the greedy split finds for a hand of these counts."""
     return min(_split(list(counts), straights=True), _split(list(counts), straights=False))
+
+
+@lru_cache(maxsize=1 << 17)
+def moves_of(key: int) -> int:
+    """:func:`moves` of a packed card set, remembered: search asks about the same hands often."""
+    return moves(unpack(key))
 
 
 def _split(c: list[int], straights: bool) -> int:

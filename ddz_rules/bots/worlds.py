@@ -29,7 +29,7 @@ def sample_deal(view: View, ruleset: Ruleset, rng: random.Random) -> Deal:
     known = [0] * n  # cards the seat knows are still in another seat's hand
     if taken and kitty_known and view.landlord != view.seat:
         assert view.landlord is not None and view.kitty is not None
-        known[view.landlord] = _minus(view.kitty, played[view.landlord])
+        known[view.landlord] = minus(view.kitty, played[view.landlord])
     if view.marked_card is not None:
         holder, rank = view.marked_card
         one = 1 << (cards.FIELD_BITS * rank)
@@ -39,7 +39,7 @@ def sample_deal(view: View, ruleset: Ruleset, rng: random.Random) -> Deal:
     others = [s for s in range(n) if s != view.seat]
     hidden_sizes = {s: view.hand_sizes[s] - cards.size(known[s]) for s in others}
     unseen = ruleset.deck_key - view.hand - sum(played) - sum(known)
-    pool = [r for r, c in enumerate(cards.unpack(unseen)) for _ in range(c)]
+    pool = cards.ranks_of(unseen)
     rng.shuffle(pool)
 
     def take(count: int) -> int:
@@ -59,8 +59,7 @@ def sample_deal(view: View, ruleset: Ruleset, rng: random.Random) -> Deal:
     else:  # taken but never shown: some of the landlord's cards were the kitty
         assert view.landlord is not None
         owned = current[view.landlord] + played[view.landlord]
-        kitty = cards.pack_ranks(rng.sample(
-            [r for r, c in enumerate(cards.unpack(owned)) for _ in range(c)], ruleset.kitty))
+        kitty = cards.pack_ranks(rng.sample(cards.ranks_of(owned), ruleset.kitty))
     dealt = []
     for s in range(n):
         start = current[s] + played[s]
@@ -82,7 +81,8 @@ def replayed(view: View, ruleset: Ruleset, deal: Deal, table: PlayTable) -> Hand
     return hand
 
 
-def _minus(a: int, b: int) -> int:
+def minus(a: int, b: int) -> int:
+    """The cards of ``a`` not in ``b``, rank by rank (never below zero)."""
     return cards.pack([max(x - y, 0) for x, y in zip(cards.unpack(a), cards.unpack(b),
                                                       strict=True)])
 
