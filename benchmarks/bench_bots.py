@@ -18,11 +18,12 @@ after an all-pass auction (up to 64 attempts), so every level sees the same deal
    (in this process) and 2 worker processes; the traces must be identical.
 3. **10,000 hands**: 10,000 medium ``classic`` hands with 2 workers, timed once (when
    ``--hands`` is below the default, 2,000 hands are timed and the time is extrapolated).
-4. **Ladder**: for each pair of adjacent levels, on M paired deals (the extreme pair on
-   fewer), the lower level bids in every seat; then the same deal and auction are played out
-   three ways: baseline (lower level everywhere), the higher level as landlord, and the
-   higher level as the peasants. Per-hand paired differences of the landlord's score and of
-   the landlord's win, with 95% intervals, say whether the higher level beats the lower.
+4. **Ladder**: for each pair of adjacent levels, on M paired deals (the extreme pair on E,
+   by default as many), the lower level bids in every seat; then the same deal and auction
+   are played out three ways: baseline (lower level everywhere), the higher level as
+   landlord, and the higher level as the peasants. Per-hand paired differences of the
+   landlord's score and of the landlord's win, with 95% intervals, say whether the higher
+   level beats the lower.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from typing import Any
 
 from bench_plays import _cpu_name, _source_state
 
+from ddz_rules.bots.split import moves_of
 from ddz_rules.compare import executors
 from ddz_rules.compare.runner import MAX_REDEALS, Task, play_task
 from ddz_rules.compare.stats import Estimate, paired_difference, proportion_interval
@@ -51,7 +53,7 @@ Trace = dict[str, Any]
 
 DEFAULT_HANDS = 300
 DEFAULT_LADDER_HANDS = 300
-DEFAULT_EXTREME_LADDER_HANDS = 40
+DEFAULT_EXTREME_LADDER_HANDS = 300
 DEFAULT_SEED = 20240601
 REPEATS = 3
 LEVELS = ("random", "standard", "medium", "extreme")
@@ -242,6 +244,7 @@ def throughput(ruleset: str, level: str, hands: int, seed: int) -> Throughput:
     try:
         for _ in range(REPEATS):
             traces = []
+            _cold()
             start = time.perf_counter()
             traces = [play_task(t) for t in tasks]
             times.append(time.perf_counter() - start)
@@ -270,6 +273,7 @@ def scaling(ruleset: str, level: str, hands: int, seed: int, workers: int) -> Sc
     traces: dict[int, list[Trace]] = {}
     for _ in range(REPEATS):
         for k in (1, workers):
+            _cold()
             cpu = _cpu_s()
             start = time.perf_counter()
             traces[k] = play_sorted(tasks, k)
@@ -284,6 +288,7 @@ def scaling(ruleset: str, level: str, hands: int, seed: int, workers: int) -> Sc
 def check(ruleset: str, level: str, hands: int, seed: int, workers: int) -> Check:
     """Time ``hands`` hands once with ``workers`` workers (pool start included)."""
     tasks = [Task(ruleset, level, seed, i) for i in range(hands)]
+    _cold()
     cpu = _cpu_s()
     start = time.perf_counter()
     traces = play_sorted(tasks, workers)
@@ -291,6 +296,12 @@ def check(ruleset: str, level: str, hands: int, seed: int, workers: int) -> Chec
     assert len(traces) == hands
     return Check(ruleset, level, workers, hands, seconds, extrapolated=hands != TARGET_HANDS,
                  cpu_s=_cpu_s() - cpu)
+
+
+def _cold() -> None:
+    """Forget the hand splits ``medium`` remembers (``split.moves_of``), so that a timed pass
+    over hands played before is not faster than a pass over new hands would be."""
+    moves_of.cache_clear()
 
 
 def _cpu_s() -> float:

@@ -6,8 +6,9 @@ Levels are named as the two-player site names its opponents, with ``random`` as 
 - ``standard``: rule-based bidding and play; the smallest sufficient answer; keeps its bombs.
 - ``medium``: plans by splitting its hand into the fewest plays, counts control cards, bids
   from hand strength, cooperates as a peasant, watches the two-player advantage line.
-- ``extreme``: samples the hidden cards consistent with its view and plays each candidate out
-  with ``medium`` in every sample.
+- ``extreme``: believes deals for the hidden cards that agree with its view and explain the
+  other seats' bids and plays (:mod:`ddz_rules.bots.belief`), and plays each candidate out with
+  ``medium`` in every one.
 """
 
 from __future__ import annotations
