@@ -29,12 +29,9 @@ after an all-pass auction (up to 64 attempts), so every level sees the same deal
 from __future__ import annotations
 
 import argparse
-import datetime
 import gc
 import hashlib
-import json
 import os
-import platform
 import sys
 import time
 from collections.abc import Sequence
@@ -42,7 +39,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench_plays import _cpu_name, _source_state
+from bench_plays import machine, machine_line, publish
 
 from ddz_rules.bots.split import moves_of
 from ddz_rules.compare import executors
@@ -541,8 +538,7 @@ def render(report: Report) -> str:
         f"ddz-rules bot benchmark, {meta['date']}: seed {meta['seed']}, {meta['hands']} hands "
         f"per throughput line (extreme {meta['extreme_hands'] or skipped}), ladder "
         f"{meta['ladder_hands']} deals (extreme pair {meta['extreme_ladder_hands'] or skipped})",
-        f"python {meta['python']} on {meta['platform']}, {meta['cpus']} CPUs ({meta['cpu']}); "
-        f"ddz-rules {meta['source']}, bots {meta['bots_digest']}; load average "
+        f"{machine_line(meta)}, bots {meta['bots_digest']}; load average "
         f"{meta['load_before']} before, {meta.get('load_after', '-')} after",
         "",
     ]
@@ -638,15 +634,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     levels = [lv for lv in LEVELS if not (opts.skip_extreme and lv == "extreme")]
     pairs = [p for p in LADDER if not (opts.skip_extreme and "extreme" in p)]
     report = Report(meta={
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "hands": opts.hands, "extreme_hands": None if opts.skip_extreme else extreme_hands,
+        **machine(), "hands": opts.hands,
+        "extreme_hands": None if opts.skip_extreme else extreme_hands,
         "ladder_hands": opts.ladder_hands,
         "extreme_ladder_hands": None if opts.skip_extreme else opts.extreme_ladder_hands,
         "seed": opts.seed, "repeats": REPEATS, "ladder_workers": opts.workers,
-        "skip_extreme": opts.skip_extreme,
-        "python": platform.python_version(), "platform": platform.platform(terse=True),
-        "cpus": os.cpu_count(), "cpu": _cpu_name(), "source": _source_state(),
-        "bots_digest": _bots_digest(), "load_before": _load(),
+        "skip_extreme": opts.skip_extreme, "bots_digest": _bots_digest(), "load_before": _load(),
     })
     started = time.perf_counter()
 
@@ -677,11 +670,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report.summary = summarize(report)
     report.summary.append(f"Whole run: {report.meta['wall_s']:.0f} s.")
     report.notes = _notes(opts)
-    print(render(report))
-    if opts.json:
-        Path(opts.json).write_text(json.dumps(report.to_json(), indent=2) + "\n",
-                                   encoding="utf-8")
-        print(f"\nwrote {opts.json}")
+    publish(render(report), report.to_json(), opts.json)
     return 0
 
 

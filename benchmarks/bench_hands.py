@@ -38,20 +38,15 @@ with a note.
 from __future__ import annotations
 
 import argparse
-import datetime
 import gc
-import json
-import os
-import platform
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
-from bench_plays import PEERS, _cpu_name, _source_state, peer_status
+from bench_plays import PEERS, machine, machine_line, peer_status, publish
 
 from ddz_rules import load
 from ddz_rules.game import Hand, Passed, Phase, Played, Said
@@ -417,8 +412,7 @@ def render(report: Report) -> str:
     lines = [
         f"ddz-rules whole-hand benchmark, {meta['date']}: {meta['hands']} random hands per line "
         f"(seed {meta['seed']}), best of {REPEATS} after a warm-up hand",
-        f"python {meta['python']} on {meta['platform']}, {meta['cpus']} CPUs ({meta['cpu']}); "
-        f"ddz-rules {meta['source']}",
+        machine_line(meta),
         "peers: " + ", ".join(f"{name} {meta['peers'][name] or 'not installed'}"
                               for name in PEERS),
         "",
@@ -505,11 +499,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     versions = {name: peer_status(peer) for name, peer in PEERS.items()}
     report = Report(meta={
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "hands": opts.hands, "seed": opts.seed, "repeats": REPEATS,
-        "python": platform.python_version(), "platform": platform.platform(terse=True),
-        "cpus": os.cpu_count(), "cpu": _cpu_name(), "peers": versions,
-        "source": _source_state(), "rlcard_target": RLCARD_TARGET,
+        **machine(), "hands": opts.hands, "seed": opts.seed, "repeats": REPEATS,
+        "peers": versions, "rlcard_target": RLCARD_TARGET,
     })
     seeds = [hand_seed(opts.seed, i) for i in range(opts.hands)]
     warmup = hand_seed(opts.seed, opts.hands)  # not one of the timed hands
@@ -529,11 +520,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     report.summary = summarize(report)
     report.notes = _notes(versions)
-    print(render(report))
-    if opts.json:
-        Path(opts.json).write_text(json.dumps(report.to_json(), indent=2) + "\n",
-                                   encoding="utf-8")
-        print(f"\nwrote {opts.json}")
+    publish(render(report), report.to_json(), opts.json)
     return 0
 
 

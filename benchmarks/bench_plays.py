@@ -516,8 +516,7 @@ def render(report: Report) -> str:
     lines = [
         f"ddz-rules benchmark, {meta['date']}: {meta['hands']} hands each of 17 and 20 cards "
         f"(seed {meta['seed']}), best of {REPEATS} after a warm-up pass",
-        f"python {meta['python']} on {meta['platform']}, {meta['cpus']} CPUs ({meta['cpu']}); "
-        f"ddz-rules {meta['source']}",
+        machine_line(meta),
         "peers: " + ", ".join(f"{name} {meta['peers'][name] or 'not installed'}"
                               for name in PEERS),
         "",
@@ -573,6 +572,30 @@ def render(report: Report) -> str:
 # ---------------------------------------------------------------------------- main
 
 
+def machine() -> dict[str, Any]:
+    """The facts about this machine and checkout that every benchmark report starts with."""
+    return {"date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "python": platform.python_version(), "platform": platform.platform(terse=True),
+            "cpus": os.cpu_count(), "cpu": _cpu_name(), "source": _source_state()}
+
+
+def machine_line(meta: dict[str, Any]) -> str:
+    """The second line of every report: Python, platform, CPUs and the checkout measured."""
+    return (f"python {meta['python']} on {meta['platform']}, {meta['cpus']} CPUs "
+            f"({meta['cpu']}); ddz-rules {meta['source']}")
+
+
+def publish(text: str, data: dict[str, Any], path: str | None) -> None:
+    """Print the report and, with ``--json PATH``, write its numbers whole or not at all."""
+    print(text)
+    if path:
+        target = Path(path)
+        partial = target.with_name(target.name + ".partial")
+        partial.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        partial.replace(target)
+        print(f"\nwrote {path}")
+
+
 def _cpu_name() -> str:
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
@@ -608,11 +631,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     versions = {name: peer_status(peer) for name, peer in PEERS.items()}
     available = {name: v for name, v in versions.items() if v is not None}
     report = Report(meta={
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "hands": opts.hands, "seed": opts.seed, "repeats": REPEATS,
-        "python": platform.python_version(), "platform": platform.platform(terse=True),
-        "cpus": os.cpu_count(), "cpu": _cpu_name(), "peers": versions,
-        "source": _source_state(),
+        **machine(), "hands": opts.hands, "seed": opts.seed, "repeats": REPEATS,
+        "peers": versions,
     })
 
     tables = {preset: PlayTable(load(preset)) for preset in (*PAIRED_PRESETS, "classic")}
@@ -652,11 +672,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report.crosscheck.append(crosscheck(PEERS[name], "answer", size, pairs, ours))
 
     report.notes += _notes(available, versions)
-    print(render(report))
-    if opts.json:
-        Path(opts.json).write_text(json.dumps(report.to_json(), indent=2) + "\n",
-                                   encoding="utf-8")
-        print(f"\nwrote {opts.json}")
+    publish(render(report), report.to_json(), opts.json)
     return 0
 
 
