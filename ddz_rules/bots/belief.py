@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ddz_rules import cards
 from ddz_rules.bots.base import Bot
-from ddz_rules.bots.worlds import minus, sample_deal
+from ddz_rules.bots.worlds import minus, played_by_seat, sample_deal
 from ddz_rules.game import PASS, Action, Deal, Hand, View
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.table import Play, PlayTable
@@ -64,10 +64,7 @@ def view_at(view: View, plays: int) -> View:
     Only the card facts :func:`~ddz_rules.bots.worlds.sample_deal` reads are wound back (the
     plays, the seat's hand, the hand sizes); trick state and legal actions are left as they are.
     """
-    later = [0] * len(view.hand_sizes)
-    for seat, play in view.plays[plays:]:
-        if play is not None:
-            later[seat] += play.key
+    later = played_by_seat(view.plays[plays:], len(view.hand_sizes))
     sizes = tuple(n + cards.size(k) for n, k in zip(view.hand_sizes, later, strict=True))
     return dataclasses.replace(view, plays=view.plays[:plays], hand=view.hand + later[view.seat],
                                hand_sizes=sizes, legal=())
@@ -108,8 +105,7 @@ class Belief:
         play from them (cloning first) but must not change them.
         """
         story = story_of(view)
-        own = sum(p.key for seat, p in view.plays if seat == view.seat and p is not None)
-        start = view.hand + own
+        start = view.hand + played_by_seat(view.plays, len(view.hand_sizes))[view.seat]
         seeds = story_seeds(view.seat, start, story)
         memo = self._memo.get(view.seat)
         if memo is not None and memo[0] == start and story[:len(memo[1])] == memo[1]:
@@ -158,9 +154,11 @@ class Belief:
                 for ok in explains]
 
     def _explains(self, hand: Hand, actor: int, action: Action) -> bool:
+        """Whether ``actor`` could do what was done in this world, and the model would."""
+        return _holds(hand, actor, action) and self._agrees(hand, actor, action)
+
+    def _agrees(self, hand: Hand, actor: int, action: Action) -> bool:
         """Whether the model, holding ``actor``'s cards in this world, does what was done."""
-        if isinstance(action, Play) and not cards.contains(hand.hands[actor], action.key):
-            return False
         return self.model.choose(hand.view(actor), random.Random(0)) == action
 
     def _copy(self, view: View, story: Story, step: int, parent: Particle,
@@ -181,14 +179,20 @@ class Belief:
         hand = Hand(self.ruleset, deal, self.table)
         misses = 0
         for actor, action in story[:upto]:
-            if actor != seat and not self._explains(hand, actor, action):
-                if isinstance(action, Play) and not cards.contains(hand.hands[actor], action.key):
+            if actor != seat:
+                if not _holds(hand, actor, action):
                     return None
-                misses += 1
-                if misses > cap:
-                    return None
+                if not self._agrees(hand, actor, action):
+                    misses += 1
+                    if misses > cap:
+                        return None
             hand.apply(action)
         return Particle(deal, hand, misses)
+
+
+def _holds(hand: Hand, actor: int, action: Action) -> bool:
+    """Whether ``actor`` has the cards of ``action`` in this world (words and passes need none)."""
+    return not isinstance(action, Play) or cards.contains(hand.hands[actor], action.key)
 
 
 def _after(hand: Hand, action: Action) -> Hand:
@@ -200,10 +204,7 @@ def _after(hand: Hand, action: Action) -> Hand:
 def _moved(deal: Deal, hand: Hand, view: View, rng: random.Random) -> Deal | None:
     """``deal`` with one card not yet played swapped between two hidden holders (the other
     seats and the undealt cards); None when the draw found nothing to swap."""
-    played = [0] * len(deal.hands)
-    for seat, play in hand.public_plays:
-        if play is not None:
-            played[seat] += play.key
+    played = played_by_seat(hand.public_plays, len(deal.hands))
     holders: list[tuple[int, int]] = []  # (seat, or -1 for the undealt cards; movable cards)
     for seat, dealt in enumerate(deal.hands):
         if seat == view.seat:

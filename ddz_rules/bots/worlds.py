@@ -10,20 +10,18 @@ tell from the real one.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ddz_rules import cards
 from ddz_rules.game import Deal, Hand, View
 from ddz_rules.ruleset import Ruleset
-from ddz_rules.table import PlayTable
+from ddz_rules.table import Play, PlayTable
 
 
 def sample_deal(view: View, ruleset: Ruleset, rng: random.Random) -> Deal:
     """A deal that agrees with everything ``view`` shows, hidden cards drawn at random."""
     n = ruleset.players
-    played = [0] * n
-    for seat, play in view.plays:
-        if play is not None:
-            played[seat] += play.key
+    played = played_by_seat(view.plays, n)
     kitty_known = view.kitty is not None
     taken = view.landlord is not None
     known = [0] * n  # cards the seat knows are still in another seat's hand
@@ -79,6 +77,15 @@ def replayed(view: View, ruleset: Ruleset, deal: Deal, table: PlayTable) -> Hand
     for _, play in view.plays:
         hand.apply(play if play is not None else "pass")
     return hand
+
+
+def played_by_seat(plays: Sequence[tuple[int, Play | None]], players: int) -> list[int]:
+    """The cards each seat has played in ``plays`` (a view's or a hand's public plays)."""
+    played = [0] * players
+    for seat, play in plays:
+        if play is not None:
+            played[seat] += play.key
+    return played
 
 
 def minus(a: int, b: int) -> int:
