@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddz_rules import load
-from ddz_rules.bots.belief import Belief, story_of
+from ddz_rules.bots.belief import Belief
 from ddz_rules.bots.medium import MediumBot
-from ddz_rules.bots.worlds import replayed, sample_deal
+from ddz_rules.bots.worlds import replayed, sample_deal, story_of
 from ddz_rules.game import Hand, Phase, View
 from ddz_rules.table import compile_table
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 from ddz_rules import cards
 from ddz_rules.bots.base import Bot
-from ddz_rules.bots.worlds import minus, played_by_seat, sample_deal
-from ddz_rules.game import PASS, Action, Deal, Hand, View
+from ddz_rules.bots.worlds import Story, minus, played_by_seat, sample_deal, story_of
+from ddz_rules.game import Action, Deal, Hand, View
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.table import Play, PlayTable
 
@@ -37,10 +37,6 @@ from ddz_rules.table import Play, PlayTable
 PARTICLES = 16
 DRAWS = 200
 MOVES = 8
-
-#: The public story: every auction word, then every play or pass, with the seat that acted.
-Story = tuple[tuple[int, Action], ...]
-
 
 @dataclass(frozen=True)
 class Particle:
@@ -50,12 +46,6 @@ class Particle:
     deal: Deal
     hand: Hand
     misses: int
-
-
-def story_of(view: View) -> Story:
-    """The public actions of ``view`` in order, passes as ``"pass"``."""
-    plays = tuple((seat, play if play is not None else PASS) for seat, play in view.plays)
-    return tuple(view.auction) + plays
 
 
 def view_at(view: View, plays: int) -> View:

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 
 from ddz_rules import cards
-from ddz_rules.game import Deal, Hand, View
+from ddz_rules.game import PASS, Action, Deal, Hand, View
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.table import Play, PlayTable
 
@@ -69,13 +69,21 @@ def sample_deal(view: View, ruleset: Ruleset, rng: random.Random) -> Deal:
                 view.turned_card, None)
 
 
+#: The public story: every auction word, then every play or pass, with the seat that acted.
+Story = tuple[tuple[int, Action], ...]
+
+
+def story_of(view: View) -> Story:
+    """The public actions of ``view`` in order, passes as ``"pass"``."""
+    plays = tuple((seat, play if play is not None else PASS) for seat, play in view.plays)
+    return tuple(view.auction) + plays
+
+
 def replayed(view: View, ruleset: Ruleset, deal: Deal, table: PlayTable) -> Hand:
     """The hand reached by replaying the public actions of ``view`` on ``deal``."""
     hand = Hand(ruleset, deal, table)
-    for _, word in view.auction:
-        hand.apply(word)
-    for _, play in view.plays:
-        hand.apply(play if play is not None else "pass")
+    for _, action in story_of(view):
+        hand.apply(action)
     return hand
 
 
