@@ -16,6 +16,7 @@ from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ddz_rules.errors import RulesetError
+from ddz_rules.inputs import read_bounded
 
 #: A ruleset is a page or two of text; anything far larger is refused unread.
 MAX_FILE_BYTES = 256 * 1024
@@ -56,14 +57,7 @@ class _NoAliasLoader(yaml.SafeLoader):
 def load_yaml(path: Path, display: str | None = None) -> Located:
     """Load one YAML file safely, keeping the line of every key."""
     shown = display or str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise RulesetError(f"cannot read file: {exc.strerror}", path=shown) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise RulesetError(
-            f"file is {len(raw)} bytes; a ruleset may be at most {MAX_FILE_BYTES}", path=shown
-        )
+    raw = read_bounded(path, MAX_FILE_BYTES, lambda reason: RulesetError(reason, path=shown))
     try:
         source = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

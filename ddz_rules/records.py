@@ -14,12 +14,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from ddz_rules import cards
 from ddz_rules.auction import IllegalActionError
 from ddz_rules.errors import DdzError
 from ddz_rules.game import PASS, Deal, Hand, Passed, Played, Said, deal, first_bidder
+from ddz_rules.inputs import read_bounded, strict_validator
 from ddz_rules.ruleset import Ruleset, load
 
 MAX_RECORD_BYTES = 1024 * 1024
@@ -71,13 +70,7 @@ def to_record(hand: Hand) -> dict[str, Any]:
 
 def read_record(path: str) -> dict[str, Any]:
     """Load a record file, refusing what is not one."""
-    file = Path(path)
-    try:
-        raw = file.read_bytes()
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read: {exc.strerror}") from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: {len(raw)} bytes; a record may be at most {MAX_RECORD_BYTES}")
+    raw = read_bounded(path, MAX_RECORD_BYTES, lambda reason: RecordError(f"{path}: {reason}"))
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -89,7 +82,7 @@ def read_record(path: str) -> dict[str, Any]:
 
 def check_shape(data: Any, where: str = "record") -> dict[str, Any]:
     """Validate a record against its JSON Schema; one line naming the field at fault."""
-    errors = sorted(jsonschema.Draft202012Validator(record_schema()).iter_errors(data),
+    errors = sorted(strict_validator(record_schema()).iter_errors(data),
                     key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         error = errors[0]

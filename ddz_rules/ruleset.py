@@ -22,6 +22,7 @@ import jsonschema
 
 from ddz_rules import cards
 from ddz_rules.errors import CardError, RulesetError, UsageError
+from ddz_rules.inputs import strict_validator
 from ddz_rules.loader import KeyPath, Located, dotted, load_yaml
 
 KICKER_UNITS = {"none": 0, "single": 1, "pair": 2}
@@ -371,7 +372,7 @@ def _origin_line(origins: Mapping[KeyPath, tuple[str, int]], key_path: KeyPath,
 
 def _validate(data: Any, against: dict[str, Any], where: Any) -> None:
     """Validate against a schema and raise the first error, located and explained."""
-    validator = jsonschema.Draft202012Validator(against)
+    validator = strict_validator(against)
     errors = sorted(validator.iter_errors(data),
                     key=lambda e: ([str(k) for k in e.absolute_path],
                                    e.validator != "unevaluatedProperties"))

@@ -1,0 +1,81 @@
+"""Reading user files safely: check the kind and size of a file before reading it.
+
+Rulesets and records are user-controlled paths, so a path may name a FIFO (which blocks a
+plain read forever), a device with no end, or a huge sparse file. :func:`read_bounded` opens
+without blocking, refuses anything that is not a regular file, and never reads more than its
+limit; :func:`strict_validator` makes JSON Schema's ``integer`` mean a real integer (the
+default accepts ``4.0``, and booleans are refused too).
+
+>>> import tempfile, os
+>>> with tempfile.NamedTemporaryFile(delete=False) as f:
+...     _ = f.write(b"players: 3")
+>>> read_bounded(f.name, 100, ValueError)
+b'players: 3'
+>>> read_bounded(f.name, 5, ValueError)
+Traceback (most recent call last):
+ValueError: file is 10 bytes; at most 5 are read
+>>> os.unlink(f.name)
+>>> strict_validator({"type": "integer"}).is_valid(4.0)
+False
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+
+def read_bounded(path: str | Path, limit: int, error: Callable[[str], Exception]) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes, or ``error(reason)`` raised.
+
+    The file is opened non-blocking (a FIFO opens at once instead of waiting for a writer),
+    its kind and size are checked on the open descriptor (no swap between check and read), and
+    at most ``limit + 1`` bytes are read, so a file that grows while being read is refused too.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise error(f"cannot read file: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise error("is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise error("is not a regular file (a pipe, device or socket is never read)")
+        if info.st_size > limit:
+            raise error(f"file is {info.st_size} bytes; at most {limit} are read")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(65536, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise error(f"file grew past {limit} bytes while being read")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise error(f"cannot read file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def _is_integer(checker: Any, instance: object) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_STRICT_TYPES = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer)
+_StrictValidator = jsonschema.validators.extend(jsonschema.Draft202012Validator,
+                                                type_checker=_STRICT_TYPES)  # type: ignore[no-untyped-call]
+
+
+def strict_validator(schema: dict[str, Any]) -> jsonschema.protocols.Validator:
+    """A Draft 2020-12 validator whose ``integer`` refuses ``4.0`` and ``True``."""
+    validator: jsonschema.protocols.Validator = _StrictValidator(schema)
+    return validator
