@@ -79,3 +79,27 @@ def strict_validator(schema: dict[str, Any]) -> jsonschema.protocols.Validator:
     """A Draft 2020-12 validator whose ``integer`` refuses ``4.0`` and ``True``."""
     validator: jsonschema.protocols.Validator = _StrictValidator(schema)
     return validator
+
+
+def resolve_beside(referrer: Path, reference: str, error: Callable[[str], Exception]) -> Path:
+    """The file a relative ``reference`` names, read from the folder of ``referrer``.
+
+    Used where one file names another (a variant's ``extends``, a record's ``ruleset``): the
+    reference is resolved against the referring file's folder, not the working directory, and
+    must stay inside that folder. Absolute paths and ``..`` are refused, so a file received from
+    someone else cannot make the toolkit read files elsewhere on the machine.
+
+    >>> resolve_beside(Path("/rules/house/v.yaml"), "base.yaml", ValueError).as_posix()
+    '/rules/house/base.yaml'
+    >>> resolve_beside(Path("/rules/house/v.yaml"), "../x.yaml", ValueError)
+    Traceback (most recent call last):
+    ValueError: '../x.yaml' leaves the folder of v.yaml; name a file in that folder or below
+    """
+    named = Path(reference)
+    if named.is_absolute() or reference.startswith(("/", "\\")):
+        raise error(f"{reference!r} is an absolute path; name a file relative to the folder "
+                    f"of {referrer.name}")
+    if ".." in named.parts:
+        raise error(f"{reference!r} leaves the folder of {referrer.name}; name a file in that "
+                    "folder or below")
+    return referrer.parent / named
