@@ -2,18 +2,42 @@
 
 Every path plays the same tasks and yields the same traces (each depends only on its task),
 in whatever order they finish; the caller orders them by index.
+
+Faults end in an :class:`ExecutorFault` with one line, never a hang: a worker process that
+dies breaks the run at once; worker processes exit when their parent dies (however it dies);
+a scheduler address is checked before connecting, the connection has a deadline, and a
+cluster left without workers for :data:`NO_WORKER_SECONDS` ends the run.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
+import signal
+import threading
+import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ddz_rules.compare.runner import Task, play_batch
-from ddz_rules.errors import UsageError
+from ddz_rules.errors import DdzError, UsageError
 
 BATCH = 25
+#: How long connecting to a Dask scheduler may take.
+CONNECT_SECONDS = 15.0
+#: How long a run waits on a cluster that has no worker before giving up.
+NO_WORKER_SECONDS = 60.0
+#: How often a run on a cluster checks that it still has workers.
+POLL_SECONDS = 2.0
+#: The address schemes a Dask client speaks.
+DASK_SCHEMES = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
+
+
+class ExecutorFault(DdzError):
+    """Hands could not be played: a worker died, or the cluster cannot be used."""
 
 
 def batches(tasks: Sequence[Task], size: int = BATCH) -> list[list[Task]]:
@@ -26,36 +50,175 @@ def run(tasks: Sequence[Task], workers: int = 1, scheduler: str | None = None
     if scheduler is not None:
         yield from _dask(tasks, scheduler)
     elif workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_batch, batch) for batch in batches(tasks)]
-            for future in as_completed(futures):
-                yield future.result()
+        yield from _processes(tasks, workers)
     else:
         for batch in batches(tasks):
             yield play_batch(batch)
 
 
-def connect(address: str) -> Any:
-    """A Dask client for ``address``, or a one-line error if it cannot be reached."""
+# ----------------------------------------------------------------------- local processes
+
+
+def _processes(tasks: Sequence[Task], workers: int) -> Iterator[list[dict[str, Any]]]:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_started,
+                               initargs=(os.getpid(),))
+    finished = False
     try:
-        from distributed import Client
+        futures = {pool.submit(play_batch, batch) for batch in batches(tasks)}
+        while futures:
+            ready, futures = wait(futures, return_when=FIRST_COMPLETED)
+            for future in ready:
+                yield _result(future)
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown(wait=True)
+        else:  # an error, an interrupt or a consumer that stopped: stop the workers now
+            _terminate(pool)
+
+
+def _result(future: Future[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise ExecutorFault("a worker process died (it was killed, or ran out of memory)"
+                            ) from None
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    processes = list(getattr(pool, "_processes", None) or {})
+    pool.shutdown(wait=False, cancel_futures=True)
+    for pid in processes:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+
+
+def _worker_started(parent: int) -> None:
+    """In each worker: leave Ctrl-C to the parent, and exit when the parent is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="ddz-parent-watch", daemon=True).start()
+
+
+def _die_with_parent() -> None:
+    """Linux: have the kernel send SIGKILL to this process when its parent dies."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the watch thread does it
+        return
+
+
+# ----------------------------------------------------------------------- Dask
+
+
+def check_address(address: str) -> None:
+    """Refuse what is not a Dask scheduler address, before connecting; needs the extra."""
+    try:
+        import distributed  # noqa: F401
     except ImportError:
         raise UsageError("--scheduler needs dask.distributed: pip install 'ddz-rules[dask]'"
                          ) from None
-    try:
-        return Client(address, timeout="5s")  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError) as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise UsageError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme not in DASK_SCHEMES:
+        raise UsageError(f"--scheduler {address!r}: '{scheme}' is not a Dask protocol; "
+                         f"expected {', '.join(s + '://' for s in DASK_SCHEMES)} "
+                         "(for example tcp://HOST:8786)")
+    if scheme == "inproc":
+        return
+    match = re.fullmatch(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})", rest)
+    if match is None or not 0 < int(match.group(2)) < 65536:
+        raise UsageError(f"--scheduler {address!r}: expected HOST:PORT, for example "
+                         "tcp://127.0.0.1:8786")
+
+
+def connect(address: str) -> Any:
+    """A Dask client for ``address``, or a one-line error; never waits past a deadline.
+
+    The client is made in a helper thread: something that is not a Dask scheduler (a web
+    server, say) can accept the connection and then never answer the handshake, and nothing
+    in the client itself bounds that wait.
+    """
+    check_address(address)
+    box: dict[str, Any] = {}
+
+    def attempt() -> None:
+        from distributed import Client
+
+        try:
+            box["client"] = Client(  # type: ignore[no-untyped-call]
+                address, timeout=f"{int(CONNECT_SECONDS)}s")
+        except BaseException as exc:  # the reason is reported on the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=attempt, name="ddz-dask-connect", daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS + 5)
+    if "client" in box:
+        return box["client"]
+    if thread.is_alive():
+        reason = f"no answer in {CONNECT_SECONDS + 5:.0f} s (is it a Dask scheduler?)"
+    else:
+        exc = box.get("error")
+        first = str(exc).splitlines()[0] if exc is not None and str(exc) else ""
+        reason = first[:200] or type(exc).__name__
+    raise UsageError(f"cannot reach the Dask scheduler at {address}: {reason}")
 
 
 def _dask(tasks: Sequence[Task], address: str) -> Iterator[list[dict[str, Any]]]:
-    from distributed import as_completed as dask_completed
+    from distributed import wait as dask_wait
 
     client = connect(address)
     try:
-        futures = client.map(play_batch, batches(tasks), pure=False)
-        for future in dask_completed(futures):  # type: ignore[no-untyped-call]
-            yield future.result()
+        pending = set(client.map(play_batch, batches(tasks), pure=False))
+        idle_since: float | None = None
+        while pending:
+            try:
+                done, pending = dask_wait(  # type: ignore[no-untyped-call]
+                    pending, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                done = set()
+            for future in done:
+                yield _dask_result(future)
+            if done:
+                idle_since = None
+                continue
+            if _workers(client):
+                idle_since = None
+            elif idle_since is None:
+                idle_since = time.monotonic()
+            elif time.monotonic() - idle_since > NO_WORKER_SECONDS:
+                raise ExecutorFault(f"the Dask cluster at {address} has had no worker for "
+                                    f"{NO_WORKER_SECONDS:.0f} s")
     finally:
         client.close()
+
+
+def _workers(client: Any) -> int:
+    try:
+        return len(client.scheduler_info().get("workers", {}))
+    except (OSError, TimeoutError):
+        return 0
+
+
+def _dask_result(future: Any) -> list[dict[str, Any]]:
+    try:
+        result: list[dict[str, Any]] = future.result()
+    except DdzError:
+        raise
+    except Exception as exc:
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        raise ExecutorFault(f"a batch failed on the Dask cluster: {type(exc).__name__}"
+                            f"{': ' + first[:200] if first else ''}") from None
+    return result

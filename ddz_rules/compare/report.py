@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,6 @@ from ddz_rules.compare.stats import (
     welch_difference,
 )
 from ddz_rules.errors import UsageError
-from ddz_rules.ruleset import load
 
 #: Measures shown in the terminal table (all are in JSON and CSV).
 TABLE = ("landlord_win", "landlord_score", "peasant_score", "multiplier", "bombs", "rockets",
@@ -37,10 +37,14 @@ def estimate(key: str, traces: list[Trace]) -> Estimate:
     return mean_interval(got)
 
 
-def summarize(spec: dict[str, Any], results: dict[str, list[Trace]]) -> dict[str, Any]:
-    """Everything a report shows, as plain data."""
+def summarize(spec: dict[str, Any], results: dict[str, list[Trace]],
+              decks: dict[str, tuple[int, ...]]) -> dict[str, Any]:
+    """Everything a report shows, as plain data.
+
+    ``decks`` gives each ruleset's deck, as loaded for the run (never reloaded here): rulesets
+    with one deck are compared on paired deals.
+    """
     names = list(results)
-    decks = {name: load(name).copies for name in names}
     out: dict[str, Any] = {"run": spec, "rulesets": {}, "differences": []}
     for name, traces in results.items():
         entry: dict[str, Any] = {m.key: estimate(m.key, traces).to_json() for m in MEASURES
@@ -148,10 +152,23 @@ def pyplot() -> Any:
     return plt
 
 
+def check_plots_folder(folder: Path) -> None:
+    """Refuse, before a run, a charts folder that cannot be made or written to."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--plots {folder} is a file; name a folder for the charts")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--plots {folder}: cannot write charts there: "
+                         f"{exc.strerror or exc}") from None
+
+
 def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
     """PNG charts of the main measures, with their 95% intervals."""
     plt = pyplot()
-    folder.mkdir(parents=True, exist_ok=True)
+    check_plots_folder(folder)
     names = list(summary["rulesets"])
     written = []
     for key in ("landlord_win", "landlord_score", "multiplier", "bombs", "decisions",

@@ -1,30 +1,55 @@
-"""A comparison run: which hands to play, where results go, and how a run resumes.
+"""A comparison run: which rulesets and hands to play, where results go, and how a run resumes.
 
-With ``out``, the run writes a header line naming the run, then appends each finished hand as
-one JSON line. ``resume`` reads such a file back, refuses one from a different run, drops a
-half-written last line, and plays only the hands still missing: no hand is lost or counted
-twice, and the results are the same as an uninterrupted run's.
+Every ruleset is loaded and checked once, before any hand is played (:meth:`RunSpec.resolve`);
+results are keyed by the ruleset's id, and two different rulesets with one id, or one ruleset
+named twice, are refused rather than merged. Workers load a ruleset by the reference resolved
+here (a bundled id or an absolute path) and check its content digest, so a file edited during
+a run is caught instead of mixing hands of two rulesets.
+
+With ``out``, results go to a JSON Lines file (:mod:`ddz_rules.compare.results`): a header
+naming the run, then one line per finished hand. ``resume`` continues such a file: no hand is
+lost or counted twice, and the results equal an uninterrupted run's.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from ddz_rules.compare import executors
-from ddz_rules.compare.runner import Task, check_bots
-from ddz_rules.errors import UsageError
-from ddz_rules.ruleset import load
+from ddz_rules.compare.results import ResultsFile, Trace
+from ddz_rules.compare.runner import Task, check_bots, ruleset_digest
+from ddz_rules.errors import DdzError, UsageError
+from ddz_rules.ruleset import Ruleset, bundled_paths, load
 
-Trace = dict[str, Any]
+
+@dataclass(frozen=True)
+class Entrant:
+    """One ruleset of a run: as the user named it, as loaded, and how a worker loads it."""
+
+    name: str
+    ruleset: Ruleset
+    reference: str
+    digest: str
+
+    @property
+    def id(self) -> str:
+        return self.ruleset.id
+
+
+def _entrant(name: str) -> Entrant:
+    ruleset = load(name)
+    bundled = name in bundled_paths() and not name.endswith((".yaml", ".yml"))
+    reference = name if bundled else str(Path(name).resolve())
+    return Entrant(name, ruleset, reference, ruleset_digest(ruleset))
 
 
 @dataclass(frozen=True)
 class RunSpec:
-    """What a run plays: rulesets, hands per ruleset, bot level, seed."""
+    """What a run plays: rulesets (ids or files), hands per ruleset, bot level, seed."""
 
     rulesets: tuple[str, ...]
     hands: int
@@ -32,90 +57,105 @@ class RunSpec:
     seed: int
 
     def check(self) -> None:
+        """Refuse a run that cannot be played, before anything is played."""
+        self.resolve()
+
+    def resolve(self) -> tuple[Entrant, ...]:
+        """Load every ruleset once and check the run: hands, bots, and one id per ruleset."""
+        return self._entrants
+
+    @cached_property
+    def _entrants(self) -> tuple[Entrant, ...]:
         if self.hands < 1:
             raise UsageError(f"--hands must be at least 1, got {self.hands}")
         if not self.rulesets:
             raise UsageError("name at least one ruleset to compare")
+        entrants: list[Entrant] = []
         for name in self.rulesets:
-            check_bots(load(name), [self.bots])
+            entrant = _entrant(name)
+            check_bots(entrant.ruleset, [self.bots])
+            for seen in entrants:
+                if seen.digest == entrant.digest:
+                    raise UsageError(f"'{seen.name}' and '{name}' are the same ruleset; name "
+                                     "each ruleset once")
+                if seen.id == entrant.id:
+                    raise UsageError(
+                        f"'{seen.name}' and '{name}' are different rulesets with the same id "
+                        f"'{entrant.id}' ({entrant.ruleset.where('id')}); give each its own id "
+                        "so their results are kept apart")
+            entrants.append(entrant)
+        return tuple(entrants)
+
+    @property
+    def identity(self) -> dict[str, Any]:
+        """What makes two runs' hands the same hands: rulesets (by content), bots, seed."""
+        return {"rulesets": [e.id for e in self.resolve()], "bots": self.bots,
+                "seed": self.seed, "digests": {e.id: e.digest for e in self.resolve()}}
 
     def header(self) -> dict[str, Any]:
-        return {"run": {**asdict(self), "rulesets": list(self.rulesets)}}
+        """The run as reports show it (the number of hands included)."""
+        return {"run": {"rulesets": [e.id for e in self.resolve()], "hands": self.hands,
+                        "bots": self.bots, "seed": self.seed}}
+
+    def decks(self) -> dict[str, tuple[int, ...]]:
+        """Each ruleset's deck by id: rulesets with one deck are compared on paired deals."""
+        return {e.id: e.ruleset.copies for e in self.resolve()}
 
     def tasks(self) -> list[Task]:
-        return [Task(name, self.bots, self.seed, i)
-                for name in self.rulesets for i in range(self.hands)]
+        return [Task(e.reference, self.bots, self.seed, i, digest=e.digest)
+                for e in self.resolve() for i in range(self.hands)]
+
+
+class RunFailed(DdzError):
+    """A run stopped by a fault outside the rules (a dead worker, a failed write)."""
 
 
 def execute(spec: RunSpec, *, workers: int = 1, scheduler: str | None = None,
             out: Path | None = None, resume: bool = False,
             progress: Callable[[int, int], None] | None = None) -> dict[str, list[Trace]]:
     """Play the run (or what is left of it); return each ruleset's traces by index."""
-    spec.check()
+    entrants = spec.resolve()
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
     if resume and out is None:
         raise UsageError("--resume needs --out FILE, the results file to continue")
-    ids = {name: load(name).id for name in spec.rulesets}
+    if scheduler is not None:
+        executors.check_address(scheduler)
     done: dict[tuple[str, int], Trace] = {}
+    results: ResultsFile | None = None
     if out is not None:
-        done = _open_results(spec, out, resume)
-    todo = [t for t in spec.tasks() if (ids[t.ruleset], t.index) not in done]
-    total = len(spec.rulesets) * spec.hands
-    finished = total - len(todo)
-    if progress:
-        progress(finished, total)
-    handle = out.open("a", encoding="utf-8") if out is not None else None
+        results = (ResultsFile.reopen(out, spec.identity) if resume
+                   else ResultsFile.create(out, spec.identity))
+        done = results.done
     try:
-        for batch in executors.run(todo, workers, scheduler):
-            for trace in batch:
-                done[(trace["ruleset"], trace["index"])] = trace
-                if handle is not None:
-                    handle.write(json.dumps(trace, separators=(",", ":")) + "\n")
-            if handle is not None:
-                handle.flush()
-            finished += len(batch)
-            if progress:
-                progress(finished, total)
-    finally:
-        if handle is not None:
-            handle.close()
-    return {ids[name]: [done[(ids[name], i)] for i in range(spec.hands)]
-            for name in spec.rulesets}
-
-
-def _open_results(spec: RunSpec, out: Path, resume: bool) -> dict[tuple[str, int], Trace]:
-    """Start a results file, or read back the one a run is resuming."""
-    if not resume:
-        if out.exists():
-            raise UsageError(f"{out} already exists; pass --resume to continue that run, or "
-                             "choose another file (nothing was overwritten)")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(spec.header()) + "\n", encoding="utf-8")
-        return {}
-    if not out.exists():
-        raise UsageError(f"--resume: {out} does not exist")
-    raw = out.read_text(encoding="utf-8")
-    complete = raw[:raw.rfind("\n") + 1]
-    lines = complete.splitlines()
-    try:
-        header = json.loads(lines[0])["run"] if lines else None
-    except (json.JSONDecodeError, KeyError, TypeError):
-        header = None
-    if header is None:
-        raise UsageError(f"--resume: {out} is not a ddz compare results file")
-    wanted = spec.header()["run"]
-    for key in ("rulesets", "bots", "seed"):
-        if header.get(key) != wanted[key]:
-            raise UsageError(f"--resume: {out} holds a run with {key} {header.get(key)!r}, "
-                             f"not {wanted[key]!r}; nothing was changed")
-    done: dict[tuple[str, int], Trace] = {}
-    for number, line in enumerate(lines[1:], start=2):
+        by_reference = {e.reference: e.id for e in entrants}
+        todo = [t for t in spec.tasks() if (by_reference[t.ruleset], t.index) not in done]
+        total = len(entrants) * spec.hands
+        finished = total - len(todo)
+        if progress:
+            progress(finished, total)
         try:
-            trace = json.loads(line)
-            done[(trace["ruleset"], trace["index"])] = trace
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise UsageError(f"--resume: {out}:{number} is not a hand result") from None
-    if len(complete) != len(raw):
-        out.write_text(complete, encoding="utf-8")  # drop the half-written last line
-    return done
+            for batch in executors.run(todo, workers, scheduler):
+                if results is not None:
+                    results.append(batch)
+                for trace in batch:
+                    done[(trace["ruleset"], trace["index"])] = trace
+                finished += len(batch)
+                if progress:
+                    progress(finished, total)
+        except (executors.ExecutorFault, DdzError) as exc:
+            raise RunFailed(f"{exc}; {_kept(results, finished, total)}") from None
+        except KeyboardInterrupt:
+            raise KeyboardInterrupt(_kept(results, finished, total)) from None
+    finally:
+        if results is not None:
+            results.close()
+    return {e.id: [done[(e.id, i)] for i in range(spec.hands)] for e in entrants}
+
+
+def _kept(results: ResultsFile | None, finished: int, total: int) -> str:
+    if results is None:
+        return (f"{finished} of {total} hands were played and not saved (use --out FILE to "
+                "keep finished hands across a failure)")
+    return (f"{results.rows} hands are kept in {results.path}: rerun the same command with "
+            "--resume to play the rest")

@@ -7,6 +7,8 @@ comparison), and a hand's trace depends only on the ruleset, the bots, the seed 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from dataclasses import dataclass
 from functools import cache
@@ -35,7 +37,9 @@ class Task:
 
     Every seat bids with ``bots``; in the play, the landlord uses ``landlord_bot`` and the
     peasants ``peasant_bot`` where given (how the bot ladder pits one level against another
-    on the same deals and the same auction).
+    on the same deals and the same auction). ``ruleset`` is a bundled id or an absolute path;
+    ``digest``, where given, is the content digest the run was started with, and a worker
+    whose ruleset no longer has it refuses to play (the file was edited during the run).
     """
 
     ruleset: str
@@ -44,6 +48,7 @@ class Task:
     index: int
     landlord_bot: str | None = None
     peasant_bot: str | None = None
+    digest: str | None = None
 
 
 def check_bots(ruleset: Ruleset, levels: tuple[str, ...] | list[str]) -> None:
@@ -63,8 +68,28 @@ def _bot(ruleset_name: str, level: str) -> tuple[Ruleset, Bot]:
     return ruleset, make_bot(level, ruleset)
 
 
+def ruleset_digest(ruleset: Ruleset) -> str:
+    """A digest of everything a ruleset says (its merged document, prose included).
+
+    Two loads of the same files give the same digest; any edit to the file or to a file it
+    extends changes it.
+    """
+    text = json.dumps(ruleset.data, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _checked(task: Task) -> None:
+    if task.digest is None:
+        return
+    ruleset = _bot(task.ruleset, task.bots)[0]
+    if ruleset_digest(ruleset) != task.digest:
+        raise UsageError(f"ruleset {task.ruleset} changed after the run started (its content "
+                         "no longer matches); hands of two different rulesets are never mixed")
+
+
 def play_task(task: Task) -> dict[str, Any]:
     """Play the hand ``task`` names (dealing again after a redeal) and return its trace."""
+    _checked(task)
     ruleset, bidder = _bot(task.ruleset, task.bots)
     landlord_bot = _bot(task.ruleset, task.landlord_bot or task.bots)[1]
     peasant_bot = _bot(task.ruleset, task.peasant_bot or task.bots)[1]

@@ -30,7 +30,7 @@ def command(spec: RunSpec = STANDARD) -> str:
 @cache
 def standard_summary() -> dict[str, Any]:
     """The standard run's summary (played once per process)."""
-    return report.summarize(STANDARD.header()["run"], execute(STANDARD))
+    return report.summarize(STANDARD.header()["run"], execute(STANDARD), STANDARD.decks())
 
 
 @cache

@@ -1,0 +1,238 @@
+"""The results file of a comparison run: a header line, then one JSON line per finished hand.
+
+Guarantees, whatever happens to the process:
+
+* every finished hand's line is intact, and none is there twice: lines are appended and
+  flushed batch by batch, and a crash can at worst leave a half-written last line, which
+  :meth:`ResultsFile.reopen` cuts off in place with one ``truncate`` (the file is never
+  rewritten, so it cannot be left empty);
+* one writer at a time: the file is locked for the whole run, and a second run on it is
+  refused;
+* a resume continues only the run the file was started with: the header records the rulesets'
+  content digests, the bots and the seed, and every line read back is checked.
+
+The header does not record the number of hands: a resume may ask for more (the missing ones
+are played) or fewer (lines beyond are kept, and left out of the summary), and may change
+``--workers`` and ``--scheduler``; results depend only on the seed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+from pathlib import Path
+from typing import IO, Any
+
+from ddz_rules.errors import UsageError
+from ddz_rules.inputs import strict_validator
+
+try:  # POSIX advisory locks; elsewhere, O_EXCL creation still stops two new runs on one file
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX
+    fcntl = None  # type: ignore[assignment]
+
+Trace = dict[str, Any]
+#: What the first line of a results file says it is.
+FORMAT = "ddz-compare-results/2"
+#: No line of a results file is longer (a trace is a few hundred bytes).
+MAX_LINE = 64 * 1024
+
+_count = {"type": "integer", "minimum": 0}
+_seat = {"type": ["integer", "null"], "minimum": 0}
+#: What every hand line must hold: the fields the measures read, with their types.
+TRACE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["ruleset", "index", "players", "first_bidder", "landlord", "winner", "bid",
+                 "robs", "grabs", "base", "multiplier", "events", "scores", "decisions",
+                 "tricks", "lead_changes", "decisive_at", "redeals", "deal_seed"],
+    "properties": {
+        "ruleset": {"type": "string"}, "index": _count,
+        "players": {"type": "integer", "minimum": 2}, "first_bidder": _count,
+        "landlord": _seat, "winner": {"enum": ["landlord", "peasants", None]},
+        "bid": {"type": ["integer", "null"]}, "robs": _count, "grabs": _count,
+        "base": {"type": "integer"}, "multiplier": {"type": "integer"},
+        "events": {"type": "array", "items": {"type": "string"}},
+        "scores": {"type": "array", "items": {"type": "integer"}},
+        "decisions": _count, "tricks": _count, "lead_changes": _count,
+        "decisive_at": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
+        "redeals": _count, "deal_seed": {"type": "integer"},
+    },
+}
+_TRACES = strict_validator(TRACE_SCHEMA)
+
+
+class ResultsFile:
+    """An open, locked results file that hand lines are appended to."""
+
+    def __init__(self, path: Path, handle: IO[bytes], done: dict[tuple[str, int], Trace]):
+        self.path = path
+        self._handle = handle
+        self.done = done
+        self.rows = len(done)
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    def create(cls, path: Path, identity: dict[str, Any]) -> ResultsFile:
+        """Start a new results file; refuse one that exists (nothing is overwritten)."""
+        _check_parent(path)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+        except FileExistsError:
+            raise UsageError(f"--out {path} already exists; pass --resume to continue that "
+                             "run, or choose another file (nothing was overwritten)") from None
+        except OSError as exc:
+            raise UsageError(f"--out {path}: cannot create it: {exc.strerror}") from None
+        handle = os.fdopen(fd, "ab")
+        _lock(handle, path)
+        header = json.dumps({"format": FORMAT, "run": identity}, sort_keys=True)
+        try:
+            handle.write(header.encode("utf-8") + b"\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        except OSError as exc:
+            handle.close()
+            path.unlink(missing_ok=True)
+            raise UsageError(f"--out {path}: cannot write it: {exc.strerror}; nothing "
+                             "was kept") from None
+        return cls(path, handle, {})
+
+    @classmethod
+    def reopen(cls, path: Path, identity: dict[str, Any]) -> ResultsFile:
+        """Open the file of the run being resumed, check every line, and cut a torn last line.
+
+        Nothing is changed unless every complete line checks out; the only change ever made
+        is cutting off a half-written last line.
+        """
+        try:
+            fd = os.open(path, os.O_RDWR | getattr(os, "O_NONBLOCK", 0))
+        except FileNotFoundError:
+            raise UsageError(f"--resume: {path} does not exist") from None
+        except OSError as exc:
+            raise UsageError(f"--resume: {path}: cannot open it: {exc.strerror}") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise UsageError(f"--resume: {path} is not a regular file")
+        handle = os.fdopen(fd, "r+b")
+        try:
+            _lock(handle, path)
+            done, complete = _read_back(handle, path, identity)
+            if complete != os.fstat(fd).st_size:
+                handle.truncate(complete)  # drop the half-written last line, in place
+            handle.seek(0, os.SEEK_END)
+        except BaseException:
+            handle.close()
+            raise
+        return cls(path, handle, done)
+
+    # ------------------------------------------------------------------ writing
+
+    def append(self, traces: list[Trace]) -> None:
+        """Append finished hands and flush them: once this returns, they survive a crash."""
+        data = b"".join(json.dumps(t, separators=(",", ":")).encode("utf-8") + b"\n"
+                        for t in traces)
+        try:
+            self._handle.write(data)
+            self._handle.flush()
+        except OSError as exc:
+            raise UsageError(f"writing {self.path} failed: {exc.strerror or exc}") from None
+        self.rows += len(traces)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):  # what was flushed before is what is kept
+            self._handle.close()
+
+
+def _check_parent(path: Path) -> None:
+    """A results file needs a folder to go in: create it, or say why not."""
+    if path.is_dir():
+        raise UsageError(f"--out {path} is a directory; name a file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out {path}: cannot create its folder: {exc.strerror}") from None
+
+
+def _lock(handle: IO[bytes], path: Path) -> None:
+    if fcntl is None:  # pragma: no cover - not on POSIX
+        return
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise UsageError(f"{path} is being written by another run; wait for it to finish "
+                         "(nothing was changed)") from None
+
+
+def _read_back(handle: IO[bytes], path: Path, identity: dict[str, Any]
+               ) -> tuple[dict[tuple[str, int], Trace], int]:
+    """Every hand of a results file, checked line by line, and where its last full line ends."""
+    handle.seek(0)
+    done: dict[tuple[str, int], Trace] = {}
+    offset = 0
+    number = 0
+    while True:
+        line = handle.readline(MAX_LINE + 1)
+        if not line:
+            break
+        number += 1
+        if not line.endswith(b"\n"):
+            if len(line) > MAX_LINE:
+                raise UsageError(f"--resume: {path}:{number}: a line longer than {MAX_LINE} "
+                                 "bytes; this is not a ddz compare results file")
+            break  # the half-written last line of a crash
+        item = _parse(line, path, number)
+        if number == 1:
+            _check_header(item, path, identity)
+        else:
+            key = _check_trace(item, path, number, identity)
+            if key in done:
+                raise UsageError(f"--resume: {path}:{number}: hand {key[1]} of {key[0]} is "
+                                 "already in the file; it is damaged (nothing was changed)")
+            done[key] = item
+        offset += len(line)
+    if number == 0 or offset == 0:
+        raise UsageError(f"--resume: {path} has no header line; it is not a ddz compare "
+                         "results file")
+    return done, offset
+
+
+def _parse(line: bytes, path: Path, number: int) -> Any:
+    try:
+        return json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UsageError(f"--resume: {path}:{number}: not UTF-8 text") from None
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        raise UsageError(f"--resume: {path}:{number}: not a JSON line") from None
+
+
+def _check_header(item: Any, path: Path, identity: dict[str, Any]) -> None:
+    if not (isinstance(item, dict) and item.get("format") == FORMAT
+            and isinstance(item.get("run"), dict)):
+        raise UsageError(f"--resume: {path}:1: not the header of a ddz compare results file "
+                         f"(format {FORMAT}); nothing was changed")
+    run = item["run"]
+    for key in ("rulesets", "bots", "seed"):
+        if run.get(key) != identity[key]:
+            raise UsageError(f"--resume: {path} holds a run with {key} {run.get(key)!r}, not "
+                             f"{identity[key]!r}; nothing was changed")
+    for ruleset_id, digest in identity["digests"].items():
+        if run.get("digests", {}).get(ruleset_id) != digest:
+            raise UsageError(f"--resume: ruleset '{ruleset_id}' is not the one {path} was "
+                             "started with (its content changed); finish with the original "
+                             "ruleset, or start a new file (nothing was changed)")
+
+
+def _check_trace(item: Any, path: Path, number: int, identity: dict[str, Any]
+                 ) -> tuple[str, int]:
+    error = next(iter(_TRACES.iter_errors(item)), None)
+    if error is not None:
+        field = ".".join(map(str, error.absolute_path)) or "(the line)"
+        raise UsageError(f"--resume: {path}:{number}: not a hand result: {field}: "
+                         f"{error.message}; nothing was changed")
+    if item["ruleset"] not in identity["rulesets"]:
+        raise UsageError(f"--resume: {path}:{number}: a hand of ruleset {item['ruleset']!r}, "
+                         "which this run does not play; nothing was changed")
+    return item["ruleset"], item["index"]
