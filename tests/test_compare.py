@@ -153,3 +153,80 @@ def test_executor_batches_cover_every_task_once() -> None:
     tasks = [Task("classic", "random", 0, i) for i in range(53)]
     chunks = executors.batches(tasks, 10)
     assert [t for c in chunks for t in c] == tasks
+
+
+# ------------------------------------------------------------------ what the report says
+
+
+def _summary(*rulesets: str, hands: int = 40) -> dict[str, object]:
+    from ddz_rules.compare import report
+
+    spec = RunSpec(rulesets, hands, "random", 2)
+    return report.summarize(spec.header()["run"], execute(spec), spec.loaded())
+
+
+def test_every_interval_stays_inside_its_measures_range() -> None:
+    summary = _summary("classic", "two-player", hands=120)
+    for entry in summary["rulesets"].values():  # type: ignore[attr-defined]
+        for m in MEASURES:
+            if m.key not in entry:
+                continue
+            e = entry[m.key]
+            low = 0.0 if m.proportion else m.low
+            high = 1.0 if m.proportion else m.high
+            assert low is None or e["low"] >= low - 1e-12, (m.key, e)
+            assert high is None or e["high"] <= high + 1e-12, (m.key, e)
+            assert e["interval"] == m.interval
+
+
+def test_a_rare_count_has_an_interval_above_zero() -> None:
+    rare = [0.0] * 1999 + [1.0]
+    assert mean_interval(rare).low < 0 < mean_interval(rare, low=0).low
+
+
+def test_csv_says_which_interval_each_row_uses(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", "classic", "open-auction", "--hands", "20", "--bots", "random",
+                 "--csv", "--no-progress"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].endswith(",n,interval")
+    kinds = {row.split(",")[4]: row.split(",")[-1] for row in rows[1:]
+             if row.startswith("ruleset,classic,")}
+    assert kinds["landlord_win"] == "wilson" and kinds["rockets"] == "log-normal"
+    assert kinds["decisive_at"] == "logit-normal" and kinds["landlord_score"] == "normal"
+    assert any(r.startswith("difference,") and r.endswith(",paired-normal") for r in rows)
+
+
+def test_the_terminal_table_shows_each_seats_win_rate(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", "classic", "two-player", "--hands", "10", "--bots", "random",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"seat {s} win rate" in out for s in range(3))
+
+
+def test_a_comparison_that_changes_only_scoring_says_why_nothing_differs(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    capped = str(FIXTURES / "variants" / "capped.yaml")
+    assert main(["compare", "classic", capped, "--hands", "30", "--bots", "random",
+                 "--no-progress"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "they differ only in scoring.cap" in out
+    summary = _summary("classic", capped, hands=30)
+    diff = summary["differences"][0]  # type: ignore[index]
+    assert diff["rules_differ"] == ["scoring.cap"]
+    assert "decisions" in diff["identical"] and "bombs" in diff["identical"]
+
+
+def test_charts_show_the_differences_and_name_the_run(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    from ddz_rules.compare import report
+
+    assert main(["compare", "classic", "open-auction", "--hands", "12", "--bots", "random",
+                 "--json", "--plots", str(tmp_path), "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    written = json.loads(captured.out)["plots"]
+    assert str(tmp_path / "differences.png") in written
+    assert f"charts: {tmp_path}" in captured.err
+    run = {"rulesets": ["classic", "open-auction"], "hands": 12, "bots": "random", "seed": 0}
+    assert report.run_line(run) == "classic, open-auction: 12 hands each, bots random, seed 0"

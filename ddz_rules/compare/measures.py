@@ -11,18 +11,32 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ddz_rules.compare.stats import interval_name
+
 Trace = dict[str, Any]
 
 
 @dataclass(frozen=True)
 class Measure:
-    """A named per-hand quantity, its definition, and whether it is a proportion."""
+    """A named per-hand quantity, its definition, and the range its values can take.
+
+    A proportion is 0 or 1 per hand (Wilson's interval); otherwise ``low`` and ``high`` bound
+    a hand's value where it is bounded, and its interval stays inside them
+    (:func:`ddz_rules.compare.stats.mean_interval`).
+    """
 
     key: str
     label: str
     definition: str
     of: Callable[[Trace], float | None]
     proportion: bool = False
+    low: float | None = None
+    high: float | None = None
+
+    @property
+    def interval(self) -> str:
+        """The name of the interval a ruleset's value of this measure is given with."""
+        return "wilson" if self.proportion else interval_name(self.low, self.high)
 
 
 def _landlord_won(t: Trace) -> float:
@@ -64,26 +78,29 @@ MEASURES: tuple[Measure, ...] = (
     Measure("peasant_score", "peasant score per hand",
             "A peasant's score in a hand, averaged over the peasants.", _peasant_score),
     Measure("multiplier", "multiplier",
-            "The product of the hand's multiplier events.", lambda t: float(t["multiplier"])),
-    Measure("bombs", "bombs per hand", "Bombs played in a hand.", _count("bomb")),
-    Measure("rockets", "rockets per hand", "Rockets played in a hand.", _count("rocket")),
+            "The product of the hand's multiplier events.", lambda t: float(t["multiplier"]),
+            low=1),
+    Measure("bombs", "bombs per hand", "Bombs played in a hand.", _count("bomb"), low=0),
+    Measure("rockets", "rockets per hand", "Rockets played in a hand.", _count("rocket"),
+            low=0),
     Measure("spring", "spring rate", "Share of hands that end in a spring.", _flag("spring"),
             proportion=True),
     Measure("anti_spring", "anti-spring rate", "Share of hands that end in an anti-spring.",
             _flag("anti_spring"), proportion=True),
     Measure("redeals", "redeals per hand",
             "Deals thrown in because nobody took the hand, per hand played.",
-            lambda t: float(t["redeals"])),
+            lambda t: float(t["redeals"]), low=0),
     Measure("bid", "winning bid", "The winning bid, where the auction has bids.",
-            lambda t: float(t["bid"]) if t["bid"] else None),
+            lambda t: float(t["bid"]) if t["bid"] else None, low=1),
     Measure("robs", "robs per hand", "Robs in the auction (call-and-rob families).",
-            lambda t: float(t["robs"])),
+            lambda t: float(t["robs"]), low=0),
     Measure("grabs", "grabs per hand", "Grabs in the auction (call-and-grab families).",
-            lambda t: float(t["grabs"])),
+            lambda t: float(t["grabs"]), low=0),
     Measure("decisions", "decisions per hand",
-            "Plays and passes in the play phase.", lambda t: float(t["decisions"])),
+            "Plays and passes in the play phase.", lambda t: float(t["decisions"]),
+            low=0),
     Measure("tricks", "tricks per hand", "Tricks started (leads) in a hand.",
-            lambda t: float(t["tricks"])),
+            lambda t: float(t["tricks"]), low=0),
     Measure("seat0_win", "seat 0 win rate", "Share of hands seat 0's side wins.", _seat(0),
             proportion=True),
     Measure("seat1_win", "seat 1 win rate", "Share of hands seat 1's side wins.", _seat(1),
@@ -96,11 +113,11 @@ MEASURES: tuple[Measure, ...] = (
     Measure("lead_changes", "lead changes per hand",
             "How often the side closer to its goal changes during the play (the side whose "
             "best-placed player has the fewest cards left to shed leads; ties keep the lead).",
-            lambda t: float(t["lead_changes"])),
+            lambda t: float(t["lead_changes"]), low=0),
     Measure("decisive_at", "decisive point",
             "The fraction of the hand's plays made when the eventual winner took the lead "
             "for the last time: 0 when it led throughout, near 1 when it came from behind "
-            "at the end.", lambda t: t["decisive_at"]),
+            "at the end.", lambda t: t["decisive_at"], low=0, high=1),
 )
 
 BY_KEY = {m.key: m for m in MEASURES}

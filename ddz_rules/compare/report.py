@@ -10,6 +10,7 @@ import csv
 import io
 import tempfile
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +23,14 @@ from ddz_rules.compare.stats import (
     welch_difference,
 )
 from ddz_rules.errors import UsageError
+from ddz_rules.rulepoints import differences
+from ddz_rules.ruleset import Ruleset
 
 #: Measures shown in the terminal table (all are in JSON and CSV).
 TABLE = ("landlord_win", "landlord_score", "peasant_score", "multiplier", "bombs", "rockets",
          "spring", "anti_spring", "redeals", "bid", "robs", "grabs", "decisions", "tricks",
-         "first_bidder_win", "lead_changes", "decisive_at")
+         "seat0_win", "seat1_win", "seat2_win", "first_bidder_win", "lead_changes",
+         "decisive_at")
 
 
 def estimate(key: str, traces: list[Trace]) -> Estimate:
@@ -34,28 +38,37 @@ def estimate(key: str, traces: list[Trace]) -> Estimate:
     got = values(measure, traces)
     if measure.proportion:
         return proportion_interval(round(sum(got)), len(got))
-    return mean_interval(got)
+    return mean_interval(got, measure.low, measure.high)
+
+
+def _with_interval(est: Estimate, name: str) -> dict[str, Any]:
+    return {**est.to_json(), "interval": name}
 
 
 def summarize(spec: dict[str, Any], results: dict[str, list[Trace]],
-              decks: dict[str, tuple[int, ...]]) -> dict[str, Any]:
+              rulesets: Mapping[str, Ruleset]) -> dict[str, Any]:
     """Everything a report shows, as plain data.
 
-    ``decks`` gives each ruleset's deck, as loaded for the run (never reloaded here): rulesets
-    with one deck are compared on paired deals.
+    ``rulesets`` are the rulesets as loaded for the run (never reloaded here): those with one
+    deck are compared on paired deals. A paired difference also lists the rule points that
+    differ and the measures that came out identical on every deal.
     """
     names = list(results)
+    decks = {name: rulesets[name].copies for name in names}
     out: dict[str, Any] = {"run": spec, "rulesets": {}, "differences": []}
     for name, traces in results.items():
-        entry: dict[str, Any] = {m.key: estimate(m.key, traces).to_json() for m in MEASURES
-                                 if values(m, traces)}
+        entry: dict[str, Any] = {m.key: _with_interval(estimate(m.key, traces), m.interval)
+                                 for m in MEASURES if values(m, traces)}
         entry["multiplier_distribution"] = _histogram(t["multiplier"] for t in traces)
         entry["bid_distribution"] = _histogram(t["bid"] for t in traces if t["bid"])
         out["rulesets"][name] = entry
     base = names[0]
     for other in names[1:]:
         paired = decks[base] == decks[other]
-        diff: dict[str, Any] = {"a": other, "b": base, "paired": paired}
+        diff: dict[str, Any] = {"a": other, "b": base, "paired": paired,
+                                "rules_differ": [p.key for p in differences(rulesets[base],
+                                                                            rulesets[other])],
+                                "identical": []}
         for m in MEASURES:
             a_traces, b_traces = results[other], results[base]
             if paired:
@@ -63,17 +76,36 @@ def summarize(spec: dict[str, Any], results: dict[str, list[Trace]],
                 kept = [(x, y) for x, y in pairs if x is not None and y is not None]
                 if kept:
                     est = paired_difference([x for x, _ in kept], [y for _, y in kept])
-                    diff[m.key] = est.to_json()
+                    diff[m.key] = _with_interval(est, "paired-normal")
+                if pairs and all(x == y for x, y in pairs):
+                    diff["identical"].append(m.key)
             else:
                 a_vals, b_vals = values(m, a_traces), values(m, b_traces)
                 if a_vals and b_vals:
-                    diff[m.key] = welch_difference(a_vals, b_vals).to_json()
+                    diff[m.key] = _with_interval(welch_difference(a_vals, b_vals), "welch")
         out["differences"].append(diff)
     return out
 
 
 def _histogram(items: Any) -> dict[str, int]:
     return {str(k): v for k, v in sorted(Counter(items).items())}
+
+
+def _identical_note(d: dict[str, Any]) -> str:
+    """Why a paired difference shows nothing: the measures equal on every deal, and the rules."""
+    rules = d["rules_differ"]
+    shown = ", ".join(rules[:4]) + (f" and {len(rules) - 4} more" if len(rules) > 4 else "")
+    if not rules:
+        return f"{d['a']} and {d['b']} state the same rules: every measure is identical"
+    same = [BY_KEY[k].label for k in d["identical"] if k in TABLE]
+    if not same:
+        return f"{d['a']} vs {d['b']}: they differ in {shown}"
+    if len(same) == len([k for k in TABLE if k in d]):
+        return (f"{d['a']} vs {d['b']}: they differ only in {shown}, and every measure came "
+                "out identical on every deal: the bots made the same choices under both, so "
+                "these rules changed nothing they measure")
+    return (f"{d['a']} vs {d['b']}: they differ in {shown}; identical on every deal: "
+            f"{', '.join(same)}")
 
 
 def _cell(e: dict[str, Any] | None, percent: bool) -> str:
@@ -99,6 +131,8 @@ def render_table(summary: dict[str, Any]) -> str:
                     if len(paired) == len(summary["differences"]) else
                     "; differences between rulesets with the same deck are paired on the "
                     "same deals, others are unpaired (Welch)")
+    for d in paired:
+        caption += "\n" + _identical_note(d)
     table = Table(title="ddz compare", caption=caption, show_lines=False)
     table.add_column("measure")
     names = list(summary["rulesets"])
@@ -124,19 +158,19 @@ def to_csv(summary: dict[str, Any]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["kind", "ruleset", "versus", "paired", "measure", "mean", "low", "high",
-                     "n"])
+                     "n", "interval"])
     for name, entry in summary["rulesets"].items():
         for m in MEASURES:
             if m.key in entry:
                 e = entry[m.key]
                 writer.writerow(["ruleset", name, "", "", m.key, e["mean"], e["low"],
-                                 e["high"], e["n"]])
+                                 e["high"], e["n"], e["interval"]])
     for d in summary["differences"]:
         for m in MEASURES:
             if m.key in d:
                 e = d[m.key]
                 writer.writerow(["difference", d["a"], d["b"], d["paired"], m.key, e["mean"],
-                                 e["low"], e["high"], e["n"]])
+                                 e["low"], e["high"], e["n"], e["interval"]])
     return buffer.getvalue()
 
 
@@ -165,42 +199,91 @@ def check_plots_folder(folder: Path) -> None:
                          f"{exc.strerror or exc}") from None
 
 
+#: The measures charted one per file (with their paired differences in ``differences.png``).
+CHARTED = ("landlord_win", "landlord_score", "multiplier", "bombs", "decisions", "lead_changes")
+
+
+def run_line(run: dict[str, Any]) -> str:
+    """The run a chart or table comes from, in one line."""
+    return (f"{', '.join(run['rulesets'])}: {run['hands']} hands each, bots {run['bots']}, "
+            f"seed {run['seed']}")
+
+
 def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
-    """PNG charts of the main measures, with their 95% intervals."""
+    """PNG charts: each main measure per ruleset, the differences, the multiplier's spread.
+
+    Every chart names the run it comes from. Intervals are 95%.
+    """
     plt = pyplot()
     check_plots_folder(folder)
     names = list(summary["rulesets"])
+    subtitle = run_line(summary["run"])
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     written = []
-    for key in ("landlord_win", "landlord_score", "multiplier", "bombs", "decisions",
-                "lead_changes"):
-        measure = BY_KEY[key]
-        entries = [summary["rulesets"][n].get(key) for n in names]
-        means = [e["mean"] if e else 0.0 for e in entries]
-        errors = [[e["mean"] - e["low"] if e else 0.0 for e in entries],
-                  [e["high"] - e["mean"] if e else 0.0 for e in entries]]
-        fig, ax = plt.subplots(figsize=(max(4.0, 1.6 * len(names)), 3.2))
-        ax.bar(names, means, yerr=errors, capsize=6, color="#4c72b0")
-        ax.set_title(f"{measure.label} (95% interval)")
-        ax.tick_params(axis="x", labelrotation=15)
-        fig.tight_layout()
-        path = folder / f"{key}.png"
+
+    def save(fig: Any, name: str, title: str) -> None:
+        fig.suptitle(title, fontsize=11)
+        fig.text(0.5, 0.005, subtitle, ha="center", va="bottom", fontsize=7, color="#555555")
+        fig.tight_layout(rect=(0, 0.04, 1, 1))
+        path = folder / f"{name}.png"
         fig.savefig(path, dpi=110)
         plt.close(fig)
         written.append(path)
-    fig, ax = plt.subplots(figsize=(6.0, 3.2))
-    for name in names:
+
+    for key in CHARTED:
+        measure = BY_KEY[key]
+        scale = 100.0 if measure.proportion else 1.0
+        shown = [n for n in names if summary["rulesets"][n].get(key)]
+        entries = [summary["rulesets"][n][key] for n in shown]
+        means = [e["mean"] * scale for e in entries]
+        errors = [[(e["mean"] - e["low"]) * scale for e in entries],
+                  [(e["high"] - e["mean"]) * scale for e in entries]]
+        fig, ax = plt.subplots(figsize=(max(4.5, 1.6 * len(shown)), 3.4))
+        ax.bar(shown, means, yerr=errors, capsize=6,
+               color=[colours[names.index(n) % len(colours)] for n in shown])
+        ax.set_ylabel("%" if measure.proportion else measure.label)
+        ax.tick_params(axis="x", labelrotation=15)
+        save(fig, key, f"{measure.label} (95% interval)")
+
+    diffs = summary["differences"]
+    if diffs:
+        fig, axes = plt.subplots(len(CHARTED), 1, figsize=(6.5, 1.1 + 0.9 * len(CHARTED)
+                                                                * max(1, len(diffs)) ** 0.5),
+                                 squeeze=False)
+        labels = [f"{d['a']} - {d['b']}{'' if d['paired'] else ' (unpaired)'}" for d in diffs]
+        for ax, key in zip(axes[:, 0], CHARTED, strict=True):
+            measure = BY_KEY[key]
+            scale = 100.0 if measure.proportion else 1.0
+            for row, d in enumerate(diffs):
+                e = d.get(key)
+                if e is None or e["low"] != e["low"]:  # not measured, or no interval (NaN)
+                    continue
+                ax.errorbar([e["mean"] * scale], [row],
+                            xerr=[[(e["mean"] - e["low"]) * scale],
+                                  [(e["high"] - e["mean"]) * scale]],
+                            fmt="o", capsize=4, color=colours[(row + 1) % len(colours)])
+            ax.axvline(0.0, color="#888888", linewidth=0.8)
+            ax.set_yticks(range(len(diffs)), labels, fontsize=7)
+            ax.set_ylim(-0.6, len(diffs) - 0.4)
+            ax.set_title(measure.label + (" (points of %)" if measure.proportion else ""),
+                         fontsize=8, loc="left")
+            ax.tick_params(axis="x", labelsize=7)
+        save(fig, "differences", "differences between rulesets (95% interval; 0 = no change)")
+
+    fig, ax = plt.subplots(figsize=(6.5, 3.4))
+    values = sorted({int(k) for n in names
+                     for k in summary["rulesets"][n]["multiplier_distribution"]})
+    width = 0.8 / max(1, len(names))
+    for i, name in enumerate(names):
         dist = summary["rulesets"][name]["multiplier_distribution"]
-        total = sum(dist.values())
-        ax.plot([int(k) for k in dist], [v / total for v in dist.values()], marker="o",
-                label=name)
-    ax.set_xscale("log", base=2)
-    ax.set_title("multiplier distribution")
+        total = sum(dist.values()) or 1
+        xs = [j + (i - (len(names) - 1) / 2) * width for j in range(len(values))]
+        ax.bar(xs, [dist.get(str(v), 0) / total for v in values], width=width, label=name,
+               color=colours[i % len(colours)])
+    ax.set_xticks(range(len(values)), [f"x{v}" for v in values], fontsize=7)
     ax.set_xlabel("multiplier")
     ax.set_ylabel("share of hands")
-    ax.legend()
-    fig.tight_layout()
-    path = folder / "multiplier_distribution.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    written.append(path)
+    ax.set_yscale("log")
+    ax.legend(fontsize=8)
+    save(fig, "multiplier_distribution", "multiplier distribution")
     return written

@@ -97,9 +97,9 @@ class RunSpec:
         return {"run": {"rulesets": [e.id for e in self.resolve()], "hands": self.hands,
                         "bots": self.bots, "seed": self.seed}}
 
-    def decks(self) -> dict[str, tuple[int, ...]]:
-        """Each ruleset's deck by id: rulesets with one deck are compared on paired deals."""
-        return {e.id: e.ruleset.copies for e in self.resolve()}
+    def loaded(self) -> dict[str, Ruleset]:
+        """Each ruleset by id, as loaded once for the run."""
+        return {e.id: e.ruleset for e in self.resolve()}
 
     def tasks(self) -> list[Task]:
         return [Task(e.reference, self.bots, self.seed, i, digest=e.digest)

@@ -1,8 +1,12 @@
 """Confidence intervals: means, proportions, and differences between rulesets.
 
-95% intervals throughout. A proportion uses Wilson's interval; a mean uses the normal
-approximation (the runs are hundreds of hands or more); a difference between rulesets uses the
-per-hand differences when the hands are paired (same deals) and Welch's interval otherwise.
+95% intervals throughout, each inside the range its measure can take. A proportion uses
+Wilson's interval. A mean uses the normal approximation (the runs are hundreds of hands or
+more), taken on a scale that respects the measure's range: the log of the distance to the
+bound for a measure bounded on one side (bombs per hand cannot be negative), the logit for one
+bounded on both; so an interval never reaches outside what the measure can be. A difference
+between rulesets uses the per-hand differences when the hands are paired (same deals) and
+Welch's interval otherwise.
 """
 
 from __future__ import annotations
@@ -28,11 +32,28 @@ class Estimate:
                 "high": round(self.high, 6), "n": self.n}
 
 
-def mean_interval(values: Sequence[float]) -> Estimate:
-    """The mean and its normal-approximation interval.
+def interval_name(low: float | None, high: float | None) -> str:
+    """Which interval :func:`mean_interval` uses for a measure with this range."""
+    if low is None and high is None:
+        return "normal"
+    if low is not None and high is not None:
+        return "logit-normal"
+    return "log-normal"
+
+
+def mean_interval(values: Sequence[float], low: float | None = None,
+                  high: float | None = None) -> Estimate:
+    """The mean and its normal-approximation interval, kept inside ``[low, high]``.
+
+    With a bound, the interval is computed on the log (one bound) or logit (two bounds) scale
+    of the mean's distance to it (the delta method) and mapped back, so it cannot cross the
+    bound; without one, it is the plain normal interval.
 
     >>> mean_interval([1.0, 2.0, 3.0]).mean
     2.0
+    >>> rare = [0.0] * 999 + [1.0]
+    >>> round(mean_interval(rare).low, 5), round(mean_interval(rare, low=0).low, 5)
+    (-0.00096, 0.00014)
     """
     n = len(values)
     if n == 0:
@@ -41,8 +62,25 @@ def mean_interval(values: Sequence[float]) -> Estimate:
     if n == 1:
         return Estimate(mean, mean, mean, 1)
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return Estimate(mean, mean - half, mean + half, n)
+    se = math.sqrt(var / n)
+    if low is not None and high is not None and high > low:
+        p = (mean - low) / (high - low)
+        if not 0 < p < 1:
+            return Estimate(mean, mean, mean, n)
+        half = Z95 * se / ((high - low) * p * (1 - p))
+        logit = math.log(p / (1 - p))
+        lo, hi = (low + (high - low) / (1 + math.exp(-(logit + d))) for d in (-half, half))
+        return Estimate(mean, lo, hi, n)
+    if low is not None or high is not None:
+        bound, sign = (low, 1.0) if low is not None else (high, -1.0)
+        assert bound is not None
+        gap = sign * (mean - bound)
+        if gap <= 0:
+            return Estimate(mean, mean, mean, n)
+        half = Z95 * se / gap
+        a, b = (bound + sign * gap * math.exp(d) for d in (-half, half))
+        return Estimate(mean, min(a, b), max(a, b), n)
+    return Estimate(mean, mean - Z95 * se, mean + Z95 * se, n)
 
 
 def proportion_interval(successes: int, n: int) -> Estimate:

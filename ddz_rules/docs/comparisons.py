@@ -18,8 +18,8 @@ from ddz_rules.docs.render import code, table, wide
 
 #: The standard comparison the page shows.
 STANDARD = RunSpec(("classic", "open-auction", "two-player"), hands=400, bots="medium", seed=1)
-CHARTS = ("landlord_win", "landlord_score", "multiplier", "decisions", "lead_changes",
-          "multiplier_distribution")
+CHARTS = ("differences", "landlord_win", "landlord_score", "multiplier", "decisions",
+          "lead_changes", "multiplier_distribution")
 
 
 def command(spec: RunSpec = STANDARD) -> str:
@@ -30,7 +30,7 @@ def command(spec: RunSpec = STANDARD) -> str:
 @cache
 def standard_summary() -> dict[str, Any]:
     """The standard run's summary (played once per process)."""
-    return report.summarize(STANDARD.header()["run"], execute(STANDARD), STANDARD.decks())
+    return report.summarize(STANDARD.header()["run"], execute(STANDARD), STANDARD.loaded())
 
 
 @cache
