@@ -30,16 +30,41 @@ FIELD_MASK = (1 << FIELD_BITS) - 1
 #: The top bit of every field: ``((hand | GUARD) - play) & GUARD == GUARD`` iff play is in hand.
 GUARD = sum(1 << (FIELD_BITS * i + FIELD_BITS - 1) for i in range(NUM_RANKS))
 
+_NAMES = {"B": "small joker", "R": "big joker"}
 _TOKEN = re.compile(r"10|[0-9A-Za-z]")
 _SEPARATORS = re.compile(r"[\s,+\-]+")
+
+
+#: Joker notations of other engines and apps, and what they mean here.
+_OTHER_NOTATIONS = {
+    "X": "DouZero writes X for the small joker; here it is B",
+    "D": "DouZero writes D for the big joker; here it is R",
+    "S": "the small joker is B here (SJ would read as two cards)",
+}
+#: Two letters that read as two cards but are often meant as one joker ("BJ": big joker?).
+_JOKER_WORD = re.compile(r"[BbRr][Jj]")
 
 
 def parse(cards: str) -> tuple[int, ...]:
     """Read card text into rank indices, sorted low to high.
 
     Accepts ``T`` or ``10``, either case, and spaces, commas, dashes or plus signs between cards.
-    Raises :class:`CardError` naming the first token that is not a card.
+    Raises :class:`CardError` naming the first token that is not a card, and refuses text that
+    could mean something else: ``bj`` might be "big joker" but would read as small joker and
+    jack, so such a pair must be written apart (``B J``).
+
+    >>> parse("bj")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ddz_rules.errors.CardError: 'bj' in 'bj' is ambiguous: it would read as B (small joker) ...
     """
+    ambiguous = _JOKER_WORD.search(cards)
+    if ambiguous:
+        word = ambiguous.group(0)
+        raise CardError(
+            f"{word!r} in {cards!r} is ambiguous: it would read as {word[0].upper()} "
+            f"({_NAMES[word[0].upper()]}) + J (jack), but is often written "
+            "for a joker; write the jokers as B (small) and R (big), and separate the cards "
+            f"('{word[0].upper()} J') if you mean a joker and a jack")
     squeezed = _SEPARATORS.sub("", cards)
     ranks: list[int] = []
     pos = 0
@@ -48,8 +73,9 @@ def parse(cards: str) -> tuple[int, ...]:
         token = match.group(0) if match else squeezed[pos]
         rank = "T" if token == "10" else token.upper()
         if rank not in RANK_INDEX:
+            hint = f" ({_OTHER_NOTATIONS[rank]})" if rank in _OTHER_NOTATIONS else ""
             raise CardError(
-                f"bad card {token!r} in {cards!r}: expected one of "
+                f"bad card {token!r} in {cards!r}{hint}: expected one of "
                 "3 4 5 6 7 8 9 10 (or T) J Q K A 2 B (small joker) R (big joker)"
             )
         ranks.append(RANK_INDEX[rank])

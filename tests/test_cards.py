@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ddz_rules import CardError, load
+from ddz_rules import CardError, cards, load
 from ddz_rules.cards import RANKS, contains, pack_ranks, parse, text
 
 card_lists = st.lists(st.sampled_from(range(len(RANKS))), max_size=20)
@@ -54,3 +54,20 @@ def test_packed_containment_matches_multiset_containment(a: list[int], b: list[i
     b_counts = [b.count(r) for r in range(len(RANKS))]
     expected = all(y <= x for x, y in zip(a_counts, b_counts, strict=True))
     assert contains(pack_ranks(a), pack_ranks(b)) == expected
+
+
+@pytest.mark.parametrize("text", ["bj", "BJ", "rj", "3 4 Rj"])
+def test_card_text_that_could_name_a_joker_is_refused_as_ambiguous(text: str) -> None:
+    with pytest.raises(CardError, match="ambiguous"):
+        cards.parse(text)
+
+
+def test_a_joker_and_a_jack_written_apart_are_two_cards() -> None:
+    assert cards.text(cards.parse("B J")) == "JB"
+
+
+@pytest.mark.parametrize(("text", "hint"), [("X", "small joker"), ("D", "big joker"),
+                                            ("SJ", "small joker is B")])
+def test_other_engines_joker_letters_get_a_hint(text: str, hint: str) -> None:
+    with pytest.raises(CardError, match=hint):
+        cards.parse(text)
