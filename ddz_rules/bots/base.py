@@ -19,6 +19,9 @@ class Bot:
     """A player. ``choose`` sees only a view, and draws any randomness from ``rng``."""
 
     level = "bot"
+    #: Hands a worker plays per unit of work: fewer for slow bots, so that progress (and the
+    #: estimate of the run's time) comes hand by hand instead of after minutes.
+    hands_per_batch = 25
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset

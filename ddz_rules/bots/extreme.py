@@ -32,6 +32,7 @@ class ExtremeBot(Bot):
     """Playouts over ``medium`` in the worlds of a belief filtered by ``medium``'s play."""
 
     level = "extreme"
+    hands_per_batch = 1  # seconds a hand: report each one
 
     def __init__(self, ruleset: Ruleset, candidates: int = CANDIDATES,
                  worlds: int = WORLDS) -> None:

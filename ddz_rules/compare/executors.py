@@ -22,6 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from ddz_rules.bots import LEVELS
 from ddz_rules.compare.runner import Task, play_batch
 from ddz_rules.errors import DdzError, UsageError
 
@@ -40,7 +41,11 @@ class ExecutorFault(DdzError):
     """Hands could not be played: a worker died, or the cluster cannot be used."""
 
 
-def batches(tasks: Sequence[Task], size: int = BATCH) -> list[list[Task]]:
+def batches(tasks: Sequence[Task], size: int | None = None) -> list[list[Task]]:
+    """Units of work: ``size`` hands each, by default what the slowest bot level asks for."""
+    if size is None:
+        levels = {lvl for t in tasks for lvl in (t.bots, t.landlord_bot, t.peasant_bot) if lvl}
+        size = min([BATCH, *(LEVELS[lvl].hands_per_batch for lvl in levels if lvl in LEVELS)])
     return [list(tasks[i:i + size]) for i in range(0, len(tasks), size)]
 
 
