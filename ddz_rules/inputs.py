@@ -86,8 +86,9 @@ def resolve_beside(referrer: Path, reference: str, error: Callable[[str], Except
 
     Used where one file names another (a variant's ``extends``, a record's ``ruleset``): the
     reference is resolved against the referring file's folder, not the working directory, and
-    must stay inside that folder. Absolute paths and ``..`` are refused, so a file received from
-    someone else cannot make the toolkit read files elsewhere on the machine.
+    must stay inside that folder. Absolute paths, ``..`` and symbolic links leading out of the
+    folder are refused, so a file received from someone else cannot make the toolkit read files
+    elsewhere on the machine. The result is the resolved path.
 
     >>> resolve_beside(Path("/rules/house/v.yaml"), "base.yaml", ValueError).as_posix()
     '/rules/house/base.yaml'
@@ -102,4 +103,12 @@ def resolve_beside(referrer: Path, reference: str, error: Callable[[str], Except
     if ".." in named.parts:
         raise error(f"{reference!r} leaves the folder of {referrer.name}; name a file in that "
                     "folder or below")
-    return referrer.parent / named
+    try:
+        folder = referrer.parent.resolve()
+        resolved = (folder / named).resolve()
+    except (OSError, RuntimeError) as exc:  # a loop of symbolic links
+        raise error(f"{reference!r}: cannot resolve the path: {exc}") from None
+    if not resolved.is_relative_to(folder):
+        raise error(f"{reference!r} is a link leading out of the folder of {referrer.name}; "
+                    "name a file in that folder or below")
+    return resolved

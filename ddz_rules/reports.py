@@ -17,7 +17,12 @@ EXAMPLES = 5
 
 
 def check_report(ruleset: Ruleset) -> dict[str, Any]:
-    """What ``ddz check`` reports for one ruleset."""
+    """What ``ddz check`` reports for one ruleset.
+
+    A table too large to enumerate (:meth:`PlayTable.size_estimate` above
+    :data:`~ddz_rules.table.MAX_READINGS`) is refused with a :class:`RulesetError` naming the
+    ruleset and the estimate, before any of it is enumerated.
+    """
     table = compile_table(ruleset)
     ambiguous = table.ambiguous()
     return {

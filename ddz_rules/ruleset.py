@@ -12,7 +12,8 @@ from __future__ import annotations
 import copy
 import difflib
 import json
-from collections.abc import Iterator, Mapping
+import math
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
@@ -22,7 +23,7 @@ import jsonschema
 
 from ddz_rules import cards
 from ddz_rules.errors import CardError, RulesetError, UsageError
-from ddz_rules.inputs import strict_validator
+from ddz_rules.inputs import resolve_beside, strict_validator
 from ddz_rules.loader import KeyPath, Located, dotted, load_yaml
 
 KICKER_UNITS = {"none": 0, "single": 1, "pair": 2}
@@ -34,6 +35,9 @@ FAMILY_KEYS = {
     "call_rob": ("max_robs",),
     "call_grab": ("max_grabs",),
 }
+#: A hand's multiplier is at most 10 to this power: scores, their means and their variances
+#: then stay finite in floating point, however many hands a comparison averages.
+MAX_MULTIPLIER_DIGITS = 100
 #: Multiplier events that are not play classes.
 HAND_EVENTS = ("spring", "anti_spring", "rob", "grab")
 _HERE = Path(__file__).resolve().parent
@@ -213,6 +217,21 @@ class Ruleset:
                 return ctype
         raise KeyError(name)
 
+    def error(self, message: str, *key_path: str | int) -> RulesetError:
+        """An error in this ruleset at the file and line of ``key_path`` (for the engine's
+        checks that only compiling can make, such as a combination no card set can form).
+
+        Where the key comes from a base file, the message names the file that was loaded too.
+        """
+        for end in range(len(key_path), -1, -1):
+            origin = self.origins.get(tuple(key_path[:end]))
+            if origin:
+                if origin[0] != self.path:
+                    message = f"{message} (in {self.path}, which extends {origin[0]})"
+                return RulesetError(message, path=origin[0], line=origin[1],
+                                    key=dotted(key_path) or None)
+        return RulesetError(message, path=self.path, key=dotted(key_path) or None)
+
     def where(self, *key_path: str | int) -> str:
         """``file:line`` of a key path in the merged ruleset, for messages."""
         for end in range(len(key_path), -1, -1):
@@ -244,14 +263,25 @@ class Ruleset:
 
 
 def load(name_or_path: str) -> Ruleset:
-    """Load a bundled ruleset by id, or a ruleset file by path."""
+    """Load a bundled ruleset by id, or a ruleset file by path.
+
+    A name ending in ``.yaml``/``.yml`` or holding a folder separator is a path; otherwise a
+    bundled id wins over a file of that name in the working directory.
+    """
     path = Path(name_or_path)
-    if name_or_path.endswith((".yaml", ".yml")) or path.is_file():
+    is_path = name_or_path.endswith((".yaml", ".yml")) or len(path.parts) > 1
+    if is_path or (name_or_path not in bundled_paths() and path.is_file()):
         return _load_path(path.resolve(), str(path))
+    return load_bundled(name_or_path)
+
+
+@cache
+def load_bundled(ruleset_id: str) -> Ruleset:
+    """A bundled ruleset by id, never a file of that name (loaded once per process)."""
     paths = bundled_paths()
-    if name_or_path in paths:
-        return _load_bundled(name_or_path)
-    raise UsageError(_unknown(name_or_path, paths))
+    if ruleset_id not in paths:
+        raise UsageError(_unknown(ruleset_id, paths))
+    return _load_bundled(ruleset_id)
 
 
 @cache
@@ -308,16 +338,31 @@ def _extends_chain(path: Path, display: str) -> Iterator[Located]:
         if base is None:
             current = None
             continue
-        candidate = (current.parent / base) if base.endswith((".yaml", ".yml")) else None
-        paths = bundled_paths()
-        if candidate is not None and candidate.is_file():
-            current = candidate.resolve()
-        elif base in paths:
-            current = paths[base].resolve()
-        else:
-            raise RulesetError(_unknown(base, paths), path=located.path,
-                               line=located.line_of(("extends",)), key="extends")
+        current = _base_file(current, base, located)
         shown = _display(current)
+
+
+def _base_file(referrer: Path, base: str, located: Located) -> Path:
+    """The file ``extends: base`` names: a bundled id, or a .yaml/.yml file in the folder of
+    the referring file or below it, named relative to that folder.
+
+    An absolute path, ``..``, or a link leading out of the folder is refused: a ruleset
+    received from someone else cannot make the toolkit read files elsewhere on the machine.
+    """
+
+    def fail(message: str) -> RulesetError:
+        return RulesetError(message, path=located.path, line=located.line_of(("extends",)),
+                            key="extends")
+
+    paths = bundled_paths()
+    if not base.endswith((".yaml", ".yml")):
+        if base in paths:
+            return paths[base].resolve()
+        raise fail(_unknown(base, paths))
+    candidate = resolve_beside(referrer, base, fail)
+    if not candidate.is_file():
+        raise fail(f"no ruleset file {base!r} in the folder of {referrer.name}")
+    return candidate
 
 
 def _check_overrides(base: Mapping[str, Any], overlay: Located) -> None:
@@ -430,12 +475,41 @@ def _value(data: Mapping[str, Any], *key_path: str) -> Any:
     return node["value"]
 
 
-def _rank_string(value: str, origin: str, key: str) -> tuple[int, ...]:
+def _rank_string(value: str, fail: Callable[[str], RulesetError]) -> tuple[int, ...]:
+    """The rank indices of a string of rank characters, distinct and low to high."""
+    unknown = [ch for ch in value if ch not in cards.RANK_INDEX]
+    if unknown:
+        raise fail(f"{unknown[0]!r} in {value!r} is not a rank; ranks are {cards.RANKS}")
     indices = [cards.RANK_INDEX[ch] for ch in value]
     if indices != sorted(set(indices)):
-        raise RulesetError(f"ranks {value!r} must be distinct and listed low to high",
-                           path=origin, key=key)
+        raise fail(f"ranks {value!r} must be distinct and listed low to high")
     return tuple(indices)
+
+
+def _largest_multiplier(factors: Mapping[str, int], combos: list[CombinationType],
+                        deck_size: int, robs: int, grabs: int) -> tuple[float, str]:
+    """An upper bound on one hand's multiplier, as decimal digits, and the events behind it.
+
+    A play class can multiply at most once per play, and a hand holds at most ``deck_size``
+    cards of plays, so a class whose smallest play has ``m`` cards multiplies at most
+    ``deck_size // m`` times; spring or anti-spring at most once; robs and grabs at most their
+    auction limits.
+    """
+    times: dict[str, int] = {}
+    for event in ("spring", "anti_spring"):
+        times[event] = 1
+    times["rob"], times["grab"] = robs, grabs
+    for ctype in combos:
+        smallest = (ctype.width * ctype.min_length
+                    + ctype.kicker_unit * ctype.kicker_count(ctype.min_length))
+        times[ctype.klass] = max(times.get(ctype.klass, 0), deck_size // max(smallest, 1))
+    counted = {e: n for e, n in times.items() if e in factors and factors[e] > 1 and n}
+    if "spring" in counted and "anti_spring" in counted:  # a hand has one at most
+        counted.pop("spring" if factors["spring"] < factors["anti_spring"] else "anti_spring")
+    weight = {e: n * math.log10(factors[e]) for e, n in counted.items()}
+    worst = ", ".join(f"{e} x{factors[e]} " + ("once" if counted[e] == 1 else f"{counted[e]} times")
+                      for e in sorted(weight, key=lambda e: -weight[e]))
+    return sum(weight.values()), worst or "no events"
 
 
 def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[str, int]],
@@ -447,8 +521,10 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         path, line = where(*key_path)
         return RulesetError(message, path=path, line=line, key=dotted(key_path))
 
-    suited = _rank_string(_value(data, "deck", "ranks"), where("deck", "ranks")[0], "deck.ranks")
-    jokers = _rank_string(_value(data, "deck", "jokers"), where("deck", "jokers")[0], "deck.jokers")
+    suited = _rank_string(_value(data, "deck", "ranks"),
+                          lambda message: fail(message, "deck", "ranks", "value"))
+    jokers = _rank_string(_value(data, "deck", "jokers"),
+                          lambda message: fail(message, "deck", "jokers", "value"))
     if set(suited) & set(cards.JOKERS):
         raise fail("jokers belong in deck.jokers, not deck.ranks", "deck", "ranks", "value")
     if not set(jokers) <= set(cards.JOKERS):
@@ -486,8 +562,12 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
                        "combinations", name, "class")
         low, high = deck_ranks[0], deck_ranks[-1]
         if "ranks" in spec:
-            lo_ch, hi_ch = spec["ranks"].split("-")
-            low, high = cards.RANK_INDEX[lo_ch], cards.RANK_INDEX[hi_ch]
+            ends = spec["ranks"].split("-")
+            if len(ends) != 2 or not all(len(e) == 1 and e in cards.RANK_INDEX for e in ends):
+                raise fail(f"rank range {spec['ranks']!r} is not two ranks joined by '-', "
+                           f"such as 3-A (ranks are {cards.RANKS})",
+                           "combinations", name, "ranks")
+            low, high = cards.RANK_INDEX[ends[0]], cards.RANK_INDEX[ends[1]]
             if low > high:
                 raise fail(f"rank range {spec['ranks']!r} runs high to low",
                            "combinations", name, "ranks")
@@ -543,6 +623,16 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
             hint = f"; did you mean '{near[0]}'?" if near else ""
             raise fail(f"'{event}' is neither a class nor one of {', '.join(HAND_EVENTS)}{hint}",
                        "scoring", "multipliers", "value")
+    max_robs = auction.get("max_robs", {}).get("value", 0)
+    max_grabs = auction.get("max_grabs", {}).get("value", 0)
+    digits, worst = _largest_multiplier(
+        multipliers, combos, deck_size,
+        robs=max_robs if family == "call_rob" else 0,
+        grabs=max_grabs if family == "call_grab" else 0)
+    if digits > MAX_MULTIPLIER_DIGITS:
+        raise fail(f"one hand's multiplier could reach about 10^{digits:.0f} ({worst}); at most "
+                   f"10^{MAX_MULTIPLIER_DIGITS} is supported, so lower the factors",
+                   "scoring", "multipliers", "value")
     return Ruleset(
         id=data["id"], title=data["title"], summary=data["summary"], path=top.path,
         base=base, players=players, deck_ranks=deck_ranks, copies=copies,
@@ -550,8 +640,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         settlement=_value(data, "readings", "settlement"), combinations=tuple(combos),
         kitty_shown=_value(data, "deal", "kitty_shown"),
         first_bidder=auction["first_bidder"]["value"], auction_family=family, bids=bids,
-        max_robs=auction.get("max_robs", {}).get("value", 0),
-        max_grabs=auction.get("max_grabs", {}).get("value", 0),
+        max_robs=max_robs, max_grabs=max_grabs,
         all_pass=auction["all_pass"]["value"], peasant_goal=peasant_goal,
         base_rule=base_rule, multipliers=tuple(multipliers.items()),
         cap=_value(data, "scoring", "cap"),

@@ -11,6 +11,12 @@ the table's plays that a hand contains, so the three cannot disagree.
 ['airplane_singles/2/4']
 >>> table.classify("44445555")
 ()
+
+Every enumeration is bounded before it starts. A ruleset's plays are counted combinatorially
+(bodies times kicker choices, without enumerating them: :meth:`PlayTable.size_estimate`), and a
+table or a hand's plays that would exceed :data:`MAX_READINGS` are refused with one line
+instead of exhausting memory; a hand larger than any seat can hold is refused too.
+Classifying one card set never enumerates: its kickers are checked against each body directly.
 """
 
 from __future__ import annotations
@@ -23,9 +29,16 @@ from typing import NamedTuple
 
 from ddz_rules import cards
 from ddz_rules.cards import RANKS
-from ddz_rules.errors import IllegalPlayError, UsageError
+from ddz_rules.errors import IllegalPlayError, RulesetError, UsageError
 from ddz_rules.restrictions import rank_reason, whole_reason
 from ddz_rules.ruleset import CombinationType, Ruleset
+
+#: Most readings one enumeration may produce: the whole table, or the plays of one hand.
+#: Measured on two cores: ``ddz check`` of a table just under it (976,843 readings) takes about
+#: 25 s and 730 MB, so the limit keeps any check under ~30 s and ~1 GB; the bundled tables hold
+#: 8,798 to 30,383 readings (DouZero's, the largest, compiles in 0.3 s; ``ddz check douzero``
+#: takes 1.4 s and 46 MB in all).
+MAX_READINGS = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +114,52 @@ class PlayTable:
         self._index = _index(self._runs)
         self._answering: dict[Reading, Runs] = {}
         self._read_cache: dict[int, tuple[Reading, ...]] = {}
+        self._deck_estimate: int | None = None
+        _check_playable(ruleset, self._runs, self._index)
+
+    def size_estimate(self, bound: int | None = None) -> int:
+        """An upper bound on the readings whose cards lie within ``bound`` (packed; default the
+        whole deck, so the size of the table), counted without enumerating them.
+
+        Each body within ``bound`` counts its kicker choices: the ways to pick its kicker units
+        from the ranks the per-rank kicker rules allow, with the cards ``bound`` has left
+        beside the body (a polynomial product per body, not an enumeration). Only the
+        whole-play rules (both jokers, a kicker trio beside the chain) are not applied, so the
+        bound is exact for most rulesets and never too small. It costs milliseconds where the
+        enumeration it bounds may cost minutes.
+        """
+        if bound is None:
+            if self._deck_estimate is None:
+                self._deck_estimate = _estimate(self._runs, self.ruleset.deck_key)
+            return self._deck_estimate
+        return _estimate_within(self._index, bound)
+
+    def _refuse_if_too_many(self, estimate: int, what: str) -> None:
+        if estimate > MAX_READINGS:
+            raise RulesetError(
+                f"{what} would hold up to {estimate:,} readings under {self.ruleset.id}; at most "
+                f"{MAX_READINGS:,} are enumerated (tighten the kicker rules, such as "
+                "kickers.max_copies_among_kickers, or deal smaller hands)", path=self.ruleset.path)
+
+    def _check_hand(self, hand: int, runs: Runs | None = None) -> None:
+        """Refuse a hand no seat can hold, or whose plays are too many to enumerate."""
+        n = cards.size(hand)
+        if n > self.ruleset.max_hand:
+            raise UsageError(f"a hand holds at most {self.ruleset.max_hand} cards under "
+                             f"{self.ruleset.id}; got {n}")
+        if self.size_estimate() > MAX_READINGS:  # else no hand can exceed it: skip the count
+            estimate = (_estimate_within(self._index, hand) if runs is None
+                        else _estimate(runs, hand))
+            self._refuse_if_too_many(estimate, f"the plays of this {n}-card hand")
 
     @cached_property
     def plays(self) -> dict[int, tuple[Reading, ...]]:
-        """Every legal play (packed) and its readings."""
+        """Every legal play (packed) and its readings.
+
+        Refused with a :class:`RulesetError` where :meth:`size_estimate` exceeds
+        :data:`MAX_READINGS`.
+        """
+        self._refuse_if_too_many(self.size_estimate(), "the play table")
         found: dict[int, list[Reading]] = defaultdict(list)
         for key, reading in _plays_within(self._index, self.ruleset.deck_key):
             found[key].append(reading)
@@ -130,18 +185,34 @@ class PlayTable:
         """Every reading of a packed card set; empty when it is not a legal play."""
         if "plays" in self.__dict__:
             return self.plays.get(key, ())
-        return self.read(key)
+        known = self._read_cache.get(key)
+        if known is None:
+            known = self._read_cache[key] = self.read(key)
+        return known
 
     def is_reading(self, play: Play) -> bool:
         """Whether ``play.reading`` is a reading of its cards (memoized per card set)."""
-        known = self._read_cache.get(play.key)
-        if known is None:
-            known = self._read_cache[play.key] = self.readings(play.key)
-        return play.reading in known
+        return play.reading in self.readings(play.key)
 
     def read(self, key: int) -> tuple[Reading, ...]:
-        """The readings of one card set, enumerated afresh within its own cards."""
-        return _ordered([r for k, r in _plays_within(self._index, key) if k == key])
+        """The readings of one card set, found afresh from its own cards.
+
+        Each body the cards contain is tried with exactly the cards left over as its kickers,
+        so the cost is one check per body, however many plays lie within the cards.
+        """
+        found: list[Reading] = []
+        top = key | cards.GUARD
+        guard, bits, mask = cards.GUARD, cards.FIELD_BITS, cards.FIELD_MASK
+        for rank, by_width in enumerate(self._index):
+            for width in _WIDTHS[(key >> (bits * rank)) & mask]:
+                for run in by_width[width]:
+                    for body in run:
+                        if (top - body.key) & guard != guard:
+                            break
+                        play = _exact_play(body, key - body.key)
+                        if play is not None:
+                            found.append(play.reading)
+        return _ordered(found)
 
     def classify(self, text: str) -> tuple[Reading, ...]:
         """Every reading of card text; empty when it is not a legal play."""
@@ -166,8 +237,10 @@ class PlayTable:
 
         Generated from the hand itself (the compile enumeration, bounded by the hand's cards
         instead of the deck), far quicker than scanning the table; a property test proves it
-        equals :meth:`filter_leads`.
+        equals :meth:`filter_leads`. A hand larger than :attr:`Ruleset.max_hand` is refused
+        (:class:`UsageError`), and so is one whose plays would exceed :data:`MAX_READINGS`.
         """
+        self._check_hand(hand)
         return _plays_within(self._index, hand)
 
     def answers(self, hand: int, previous: Reading) -> list[Play]:
@@ -175,6 +248,7 @@ class PlayTable:
         candidates = self._answering.get(previous)
         if candidates is None:
             candidates = self._answering[previous] = _answering_runs(self._runs, previous)
+        self._check_hand(hand, candidates)
         return [p for p in _plays_within_runs(candidates, hand) if p.reading.beats(previous)]
 
     def filter_leads(self, hand: int) -> list[Play]:
@@ -477,6 +551,126 @@ def _add_kickers(body: _Body, bound: int, out: list[Play]) -> None:
 
 
 _UNSEEN = object()
+
+
+def _exact_play(body: _Body, rest: int) -> Play | None:
+    """The play of ``body`` with exactly the cards ``rest`` as its kickers, or None where the
+    type's kicker rules (or its lack of kickers) do not allow them."""
+    if body.play is not None:
+        return body.play if rest == 0 else None
+    unit = body.ctype.kicker_unit
+    if not unit or cards.size(rest) != unit * body.n_units:
+        return None
+    bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
+    units = 0
+    covered = 0
+    for rank, by_avail in body.options:
+        n = (rest >> (bits * rank)) & mask
+        if not n:
+            continue
+        if n % unit or not any(k * unit == n for k, _ in by_avail[n]):
+            return None
+        units += n // unit
+        covered += n << (bits * rank)
+    if covered != rest or units != body.n_units:
+        return None
+    play = body.plays.get(rest, _UNSEEN)
+    if play is _UNSEEN:
+        play = _kicker_play(body, rest)
+    return play  # type: ignore[return-value]
+
+
+def _kicker_sets(body: _Body, rest: int) -> int:
+    """How many kicker choices ``body`` has from the cards ``rest`` (whole-play rules aside):
+    the coefficient of x**n_units in the product, over the allowed ranks, of
+    1 + the sum of x**k for each allowed number k of units of that rank."""
+    total = body.n_units
+    if body.play is not None or not total:
+        return 1
+    bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
+    ways = [1] + [0] * total
+    for rank, by_avail in body.options:
+        fits = by_avail[(rest >> (bits * rank)) & mask]
+        if not fits:
+            continue
+        new = list(ways)
+        for k, _ in fits:
+            for t in range(k, total + 1):
+                new[t] += ways[t - k]
+        ways = new
+    return ways[total]
+
+
+def _estimate(runs: Runs, bound: int) -> int:
+    """:meth:`PlayTable.size_estimate` over some runs: readings within ``bound``, at most."""
+    top = bound | cards.GUARD
+    guard = cards.GUARD
+    total = 0
+    for run in runs:
+        for body in run:
+            if (top - body.key) & guard != guard:
+                break
+            total += _kicker_sets(body, bound - body.key)
+    return total
+
+
+def _estimate_within(index: RunIndex, bound: int) -> int:
+    """As :func:`_estimate` over every run, visiting only those whose first rank ``bound``
+    holds (as :func:`_plays_within` does)."""
+    bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
+    total = 0
+    for rank, by_width in enumerate(index):
+        for width in _WIDTHS[(bound >> (bits * rank)) & mask]:
+            total += _estimate(by_width[width], bound)
+    return total
+
+
+#: Kicker choices tried per body, at most, when looking for one play a type can make.
+_SEARCH = 1000
+
+
+def _check_playable(ruleset: Ruleset, runs: Runs, index: RunIndex) -> None:
+    """Refuse a ruleset the engine could not play: a combination type no card set of the deck
+    can form (a mistake, such as pair kickers from a one-copy deck), or a card that is no play
+    by itself (a seat left holding only that card could never lead, and the hand could not go
+    on)."""
+    deck = ruleset.deck_key
+    formable = {name: False for name in ruleset.class_of}
+    for run in runs:
+        name = run[0].ctype.name
+        if formable[name]:
+            continue
+        formable[name] = any(_can_form(body, deck - body.key) for body in run)
+    for name, ok in formable.items():
+        if not ok:
+            raise ruleset.error(
+                f"no card set of this {ruleset.deck_size}-card deck, in a hand of at most "
+                f"{ruleset.max_hand} cards, can form it; remove it with 'enabled: false' or "
+                "change its shape", "combinations", name)
+    for rank in ruleset.deck_ranks:
+        if not _plays_within(index, 1 << (cards.FIELD_BITS * rank)):
+            raise ruleset.error(
+                f"no combination type plays a lone {RANKS[rank]}, so a seat left holding only "
+                "that card could never lead; every card of the deck must be a play by itself",
+                "combinations")
+
+
+def _can_form(body: _Body, rest: int) -> bool:
+    """Whether ``body`` makes at least one play with kickers from ``rest``."""
+    if body.play is not None:
+        return True
+    choices = _kicker_sets(body, rest)
+    if not choices:
+        return False
+    bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
+    options = [(rank, fits) for rank, by_avail in body.options
+               if (fits := by_avail[(rest >> (bits * rank)) & mask])]
+    for tried, picked in enumerate(_multisets(options, body.n_units)):
+        if tried >= _SEARCH:
+            return True  # more choices than a whole-play rule could ever refuse: assume so
+        if _kicker_play(body, sum(step for _, step in picked)) is not None:
+            return True
+    return False
 
 
 def _kicker_play(body: _Body, kick_key: int) -> Play | None:
