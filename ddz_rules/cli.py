@@ -1,7 +1,19 @@
 """The ``ddz`` command: check rulesets, classify and compare plays, list moves, diff rulesets.
 
-Every subcommand takes ``--json``. Errors are one line on stderr with exit code 2; a ruleset that
-claims unique readings but has ambiguous plays makes ``ddz check`` exit 1.
+Every subcommand takes ``--json``. Exit codes, the same for every subcommand (and stated in each
+one's ``--help``):
+
+* 0: the command did its work or answered its question. A question answered "no" is still
+  answered: ``ddz classify`` of a card set that is not a legal play prints the rule that
+  forbids it, and ``ddz beats`` of two legal plays prints "no" and why.
+* 1: ``ddz check`` found a defect (a ruleset that claims unique readings has a play that reads
+  several ways), or ``ddz replay`` found an invalid record (an illegal action, or a record that
+  stops before the hand ends).
+* 2: a usage error or bad input: an unknown option or ruleset, card text that is empty or is
+  not cards, a PLAY or PREVIOUS that is not a legal play, a file that cannot be read or is not
+  a well-formed ruleset or record. One line on stderr, ``ddz: error: ...``, naming what is at
+  fault.
+* 130: interrupted.
 """
 
 from __future__ import annotations
@@ -85,8 +97,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_classify(args: argparse.Namespace) -> int:
+    """Exit 0 with the readings, or with the reason a non-empty card set is not a legal play
+    (that is the question answered); exit 2 when CARDS is empty or not card text."""
     table = _table(args.ruleset)
-    key = table.key_of(args.cards)
+    key = table.key_of(args.cards)  # card text that is not cards: its own one-line error
+    if not cards.size(key):
+        raise UsageError(f"CARDS is empty: {table.explain(key)}")
     readings = table.readings(key)
     payload = {
         "ruleset": table.ruleset.id,
@@ -108,18 +124,36 @@ def cmd_classify(args: argparse.Namespace) -> int:
 
 
 def cmd_beats(args: argparse.Namespace) -> int:
+    """Exit 0 with yes or no for two legal plays; exit 2 naming PLAY or PREVIOUS when either
+    is empty, not card text, or not a legal play (with the reason ``explain`` gives)."""
     table = _table(args.ruleset)
-    previous = table.play(args.previous)
-    cards_part, _, named = args.play.partition("@")
-    key = table.key_of(cards_part)
-    readings = table.readings(key)
-    if not readings:
-        result, reason = False, f"{cards.key_text(key)} is not a legal play: {table.explain(key)}"
-    else:
-        candidates = [table.play(args.play).reading] if named else list(readings)
-        winners = [r for r in candidates if r.beats(previous.reading)]
-        result = bool(winners)
-        reason = _beats_reason(winners[0] if winners else candidates[0], previous, key, result)
+
+    def legal(name: str, text: str) -> tuple[int, list[Any]]:
+        """The card set of a play argument and the readings it may be played as."""
+        cards_part, _, named = text.partition("@")
+        try:
+            key = table.key_of(cards_part)
+        except DdzError as exc:
+            raise UsageError(f"{name}: {exc}") from None
+        if not cards.size(key):
+            raise UsageError(f"{name} is empty: {table.explain(key)}")
+        readings = table.readings(key)
+        if not readings:
+            raise UsageError(f"{name} {cards.key_text(key)} is not a legal play under "
+                             f"{table.ruleset.id}: {table.explain(key)}")
+        if name == "PLAY" and not named:  # any reading the player could make
+            return key, list(readings)
+        try:  # the reading named, or the only one: a previous play was made as one
+            return key, [table.play(text).reading]
+        except DdzError as exc:
+            raise UsageError(f"{name}: {exc}") from None
+
+    key, candidates = legal("PLAY", args.play)
+    previous_key, (previous_reading,) = legal("PREVIOUS", args.previous)
+    previous = Play(previous_key, previous_reading)
+    winners = [r for r in candidates if r.beats(previous.reading)]
+    result = bool(winners)
+    reason = _beats_reason(winners[0] if winners else candidates[0], previous, key, result)
     payload = {"ruleset": table.ruleset.id, "play": cards.key_text(key),
                "previous": previous.cards, "beats": result, "reason": reason}
     _emit(args, payload, lambda: f"{'yes' if result else 'no'}: {reason}")
@@ -242,34 +276,73 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from ddz_rules.compare.run import RunSpec, execute
 
     spec = RunSpec(tuple(args.rulesets), args.hands, args.bots, args.seed)
-    spec.check()
+    spec.check()  # every ruleset loaded and checked before a hand is played
     if args.plots:
         report.pyplot()  # before playing: a missing matplotlib must not waste the run
-    with _progress(args.progress) as tick:
+        report.check_plots_folder(Path(args.plots))
+    with _progress(args.progress) as tick, _terminate_cleanly():
         results = execute(spec, workers=args.workers, scheduler=args.scheduler,
                           out=Path(args.out) if args.out else None, resume=args.resume,
                           progress=tick)
-    summary = report.summarize(spec.header()["run"], results)
+    summary = report.summarize(spec.header()["run"], results, spec.loaded())
+    failed = None
     if args.plots:
-        summary["plots"] = [str(p) for p in report.plots(summary, Path(args.plots))]
+        try:
+            summary["plots"] = [str(p) for p in report.plots(summary, Path(args.plots))]
+        except (OSError, DdzError) as exc:
+            failed = f"writing charts to {args.plots} failed: {exc}; the results above are " \
+                     "complete"
     if args.json:
         print(json.dumps(summary))
     elif args.csv:
         sys.stdout.write(report.to_csv(summary))
     else:
         print(report.render_table(summary))
-        if args.plots:
-            print(f"charts: {', '.join(summary['plots'])}")
+    if "plots" in summary:  # on stderr, so that JSON and CSV on stdout stay clean
+        print(f"charts: {args.plots} ({len(summary['plots'])} PNG files: "
+              f"{', '.join(Path(p).name for p in summary['plots'])})", file=sys.stderr)
+    if failed:
+        print(f"ddz: error: {failed}", file=sys.stderr)
+        return 2
     return 0
 
 
+class _terminate_cleanly:
+    """While a run plays, SIGTERM stops it as Ctrl-C does: workers stopped, results kept."""
+
+    def __enter__(self) -> None:
+        import signal
+
+        def stop(signum: int, frame: object) -> None:
+            raise KeyboardInterrupt
+
+        try:
+            self.previous: Any = signal.signal(signal.SIGTERM, stop)
+        except ValueError:  # not the main thread: leave signals alone
+            self.previous = None
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+
+
 class _progress:
-    """A progress bar with rate and time left on stderr (rich), or nothing."""
+    """A progress bar on stderr (rich, when stderr is a terminal) with the run's rate and the
+    time it will take in all, estimated from the first hands; a long run also gets that
+    estimate as one line, terminal or not, so a slow bot level never surprises anyone."""
+
+    #: A run expected to last longer than this (seconds) is announced with its estimate.
+    LONG = 60.0
 
     def __init__(self, enabled: bool) -> None:
+        self.announce = enabled
         self.enabled = enabled and sys.stderr.isatty()
         self.bar: Any = None
         self.task: Any = None
+        self.start: tuple[int, float] | None = None
+        self.estimated = False
 
     def __enter__(self) -> Callable[[int, int], None]:
         if self.enabled:
@@ -283,37 +356,67 @@ class _progress:
 
             self.bar = Progress(TextColumn("hands"), BarColumn(), MofNCompleteColumn(),
                                 TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
-                                transient=True)
+                                TextColumn("{task.fields[total_time]}"), transient=True)
             self.bar.__enter__()
         return self.tick
 
     def tick(self, done: int, total: int) -> None:
-        if self.bar is None:
+        now = time.monotonic()
+        if self.start is None:
+            self.start = (done, now)
+            if self.bar is not None:
+                self.task = self.bar.add_task("hands", total=total, completed=done, rate="",
+                                              total_time="")
             return
-        if self.task is None:
-            self.task = self.bar.add_task("hands", total=total, completed=done, rate="")
-            self.start = (done, time.monotonic())
+        played, elapsed = done - self.start[0], now - self.start[1]
+        if played <= 0 or elapsed <= 0:
             return
-        elapsed = time.monotonic() - self.start[1]
-        rate = (done - self.start[0]) / elapsed if elapsed > 0 else 0.0
-        self.bar.update(self.task, completed=done, rate=f"{rate:.0f} hands/s")
+        per_hand = elapsed / played
+        whole = elapsed + per_hand * (total - done)
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done, rate=f"{played / elapsed:.1f} hands/s",
+                            total_time=f"about {_duration(whole)} in all")
+        if self.announce and not self.estimated and whole > self.LONG and done < total:
+            self.estimated = True
+            message = (f"ddz: {per_hand:.2f} s a hand so far: the {total - self.start[0]} "
+                       f"hands to play will take about {_duration(whole)} in all")
+            if self.bar is not None:
+                self.bar.console.print(message)
+            else:
+                print(message, file=sys.stderr, flush=True)
 
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.__exit__(None, None, None)
 
 
+def _duration(seconds: float) -> str:
+    """A duration as people say it: 40 s, 12 min, 3.5 h."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 # ------------------------------------------------------------------------- parser
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # Exit codes, stated in every --help: "Exit codes: CODE what; CODE what; ...".
+    interrupted = "130 interrupted."
+    usage = "2 a usage error or bad input, one line on stderr naming what is at fault; "
     parser = _Parser(prog="ddz", description="The rules of Dou Dizhu as data, and one referee "
-                     "for every ruleset.")
+                     "for every ruleset.",
+                     epilog="Exit codes: 0 done, or the question answered; 1 ddz check found a "
+                     "defect, or ddz replay an invalid record; " + usage + interrupted)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def add(name: str, func: Callable[[argparse.Namespace], int], help_text: str,
             ruleset: bool = False) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text,
+                           epilog="Exit codes: 0 done, or the question answered; " + usage
+                           + interrupted)
         p.add_argument("--json", action="store_true", help="print JSON")
         if ruleset:
             p.add_argument("-r", "--ruleset", default="classic",
@@ -326,12 +429,21 @@ def build_parser() -> argparse.ArgumentParser:
             "play that reads more than one way.")
     p.add_argument("rulesets", nargs="*", metavar="RULESET_OR_PATH",
                    help="ids or files (default: every bundled ruleset)")
+    p.epilog = ("Exit codes: 0 every ruleset is sound; 1 a defect: a ruleset that claims "
+                "unique readings has a play that reads several ways; 2 an unknown ruleset, a "
+                "ruleset file that cannot be loaded, or another usage error; " + interrupted)
     p = add("classify", cmd_classify, "Read a card set: its readings, or why it is not a play.",
             ruleset=True)
     p.add_argument("cards", metavar="CARDS")
+    p.epilog = ("Exit codes: 0 answered, whether or not CARDS is a legal play (when it is not, "
+                "the rule that forbids it is the answer); 2 CARDS is empty or is not card "
+                "text of the ruleset's deck, or another usage error; " + interrupted)
     p = add("beats", cmd_beats, "Does PLAY beat PREVIOUS?", ruleset=True)
     p.add_argument("play", metavar="PLAY")
     p.add_argument("previous", metavar="PREVIOUS")
+    p.epilog = ("Exit codes: 0 answered, yes or no, for two legal plays; 2 PLAY or PREVIOUS "
+                "is empty, is not card text or is not a legal play (the error names which, and "
+                "why), or another usage error; " + interrupted)
     p = add("moves", cmd_moves, "Every legal play from a hand, leading or answering a play.",
             ruleset=True)
     p.add_argument("hand", metavar="HAND")
@@ -345,6 +457,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--examples", type=int, default=EXAMPLES, help="examples per section")
     p = add("replay", cmd_replay, "Check a hand record action by action and print its result.")
     p.add_argument("record", metavar="RECORD.json")
+    p.epilog = ("Exit codes: 0 the record is valid; 1 it is invalid: an illegal action (its "
+                "index and the reason are printed) or a record that stops before the hand "
+                "ends; 2 the file cannot be read or is not a well-formed record (the error "
+                "names the file and the field), or another usage error; " + interrupted)
     p = add("simulate", cmd_simulate, "Play hands with uniformly random legal players and "
             "summarise them.", ruleset=True)
     p.add_argument("--hands", type=int, default=1000, help="hands to play (default 1000)")
@@ -380,8 +496,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:
-        print("ddz: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM during a run
+        print(f"ddz: interrupted{f'; {exc}' if str(exc) else ''}", file=sys.stderr)
         return 130
 
 

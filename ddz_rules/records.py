@@ -4,11 +4,22 @@ The format is documented by ``schema/record.schema.json``. Replaying rebuilds th
 the record, checks that it adds up to the ruleset's deck and that the first bidder follows the
 ruleset's rule, then applies every action in order; the first illegal one is reported with
 its index and a one-line reason.
+
+A record is user input, often received from someone else, so reading one trusts nothing: the
+file is read by kind and size (:func:`~ddz_rules.inputs.read_bounded`), must be UTF-8, may not
+nest arrays and objects deeper than a record ever does, repeat a key, or hold integers of
+absurd length or text with control characters, and a ruleset it names by path is read from the
+record's own folder only. Every refusal is one line naming the file and the field at fault.
 """
 
 from __future__ import annotations
 
+import codecs
+import difflib
 import json
+import re
+import reprlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -18,10 +29,29 @@ from ddz_rules import cards
 from ddz_rules.auction import IllegalActionError
 from ddz_rules.errors import DdzError
 from ddz_rules.game import PASS, Deal, Hand, Passed, Played, Said, deal, first_bidder
-from ddz_rules.inputs import read_bounded, strict_validator
-from ddz_rules.ruleset import Ruleset, load
+from ddz_rules.inputs import read_bounded, resolve_beside, strict_validator
+from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
 
 MAX_RECORD_BYTES = 1024 * 1024
+#: Arrays and objects nest at most this deep in a record; the deepest a record needs is 4
+#: (the record, its ``result``, the list of ``events``, one event).
+MAX_DEPTH = 8
+#: Digits an integer in a record may have: seats are small and seeds fit in 64 bits.
+MAX_DIGITS = 40
+#: Characters a record's text may not hold: control characters (C0, DEL, C1), lone
+#: surrogates, line and paragraph separators, and the bidirectional controls. Text from a
+#: record is echoed in messages, and none of these may break or disguise a line.
+UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: JSON tokens that matter to :func:`_scan_structure`. A string may be unterminated (the
+#: closing quote is optional), so every match moves on and the scan is linear.
+_TOKEN = re.compile(r'"(?:[^"\\]++|\\.)*+"?|[{}\[\]:,]|-?\d++(?:\.\d*+)?+(?:[eE][+-]?\d*+)?+'
+                    r"|NaN|-?Infinity")
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 40
+_SHORT.maxlist = _SHORT.maxdict = _SHORT.maxtuple = 4
+_SHORT.maxlevel = 2
+#: The longest message line a record error shows.
+MAX_MESSAGE = 300
 
 
 class RecordError(DdzError):
@@ -69,30 +99,203 @@ def to_record(hand: Hand) -> dict[str, Any]:
 
 
 def read_record(path: str) -> dict[str, Any]:
-    """Load a record file, refusing what is not one."""
+    """Load a record file, refusing what is not one (one line naming the file and field)."""
     raw = read_bounded(path, MAX_RECORD_BYTES, lambda reason: RecordError(f"{path}: {reason}"))
+    skip = len(codecs.BOM_UTF8) if raw.startswith(codecs.BOM_UTF8) else 0
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        line = getattr(exc, "lineno", None)
-        raise RecordError(f"{path}{f':{line}' if line else ''}: not JSON: "
-                          f"{getattr(exc, 'msg', exc)}") from None
+        text = raw[skip:].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = skip + exc.start
+        line = raw.count(b"\n", 0, at) + 1
+        raise RecordError(f"{path}:{line}: not UTF-8 text (byte {at})") from None
+    _scan_structure(text, path)
+    try:
+        data = json.loads(text, object_pairs_hook=_unique_keys(path),
+                          parse_constant=_no_constant(path))
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
+    except RecursionError:  # pragma: no cover - _scan_structure bounds the nesting first
+        raise RecordError(f"{path}: not a record: arrays and objects nested too deep") from None
     return check_shape(data, path)
+
+
+@dataclass
+class _Open:
+    """An array or object open at one point of :func:`_scan_structure`."""
+
+    kind: str
+    at: str | int | None
+    keys: dict[str, int]
+    expect_key: bool
+
+
+def _scan_structure(text: str, where: str) -> None:
+    """Refuse, before parsing, what the JSON parser would choke on or silently accept.
+
+    One linear pass over the tokens that matter: arrays and objects nested deeper than
+    :data:`MAX_DEPTH` (the parser recurses, so a deep enough file would exhaust the stack),
+    a key repeated in one object (the parser would keep the last), an integer longer than
+    :data:`MAX_DIGITS` digits, and ``NaN`` or ``Infinity`` (not JSON). Each is reported with
+    its line and field. Anything else malformed is left to the parser, which says where.
+    """
+    stack: list[_Open] = []
+    line, seen = 1, 0
+
+    def line_at(pos: int) -> int:
+        nonlocal line, seen
+        line += text.count("\n", seen, pos)
+        seen = pos
+        return line
+
+    def fault(pos: int, message: str) -> RecordError:
+        return RecordError(f"{where}:{line_at(pos)}: field {_dotted(f.at for f in stack)}: "
+                           f"{message}")
+
+    for match in _TOKEN.finditer(text):
+        token, pos = match.group(), match.start()
+        first = token[0]
+        top = stack[-1] if stack else None
+        if first == '"':
+            if top is None or top.kind != "{" or not top.expect_key:
+                continue
+            try:
+                key = json.loads(token)
+            except ValueError:
+                return  # a malformed string: the parser names it
+            top.expect_key, top.at = False, key
+            if key in top.keys:
+                raise fault(pos, f"duplicate key {_SHORT.repr(key)} (first at line "
+                                 f"{top.keys[key]}); a key appears once in an object")
+            top.keys[key] = line_at(pos)
+        elif first in "{[":
+            if len(stack) >= MAX_DEPTH:
+                raise fault(pos, f"arrays and objects nested more than {MAX_DEPTH} deep; a "
+                                 "record needs 4")
+            stack.append(_Open(first, None if first == "{" else 0, {}, first == "{"))
+        elif first in "}]":
+            if stack:
+                stack.pop()
+        elif first == ",":
+            if top is not None and top.kind == "{":
+                top.expect_key = True
+            elif top is not None and isinstance(top.at, int):
+                top.at += 1
+        elif token in ("NaN", "Infinity", "-Infinity"):
+            raise fault(pos, f"{token} is not JSON; a number is finite")
+        elif first in "-0123456789":
+            digits = token.lstrip("-")
+            if digits.isdigit() and len(digits) > MAX_DIGITS:
+                raise fault(pos, f"an integer of {len(digits)} digits; a record's integers "
+                                 f"have at most {MAX_DIGITS}")
+
+
+def _unique_keys(where: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """The parser's object hook: refuse a repeated key (:func:`_scan_structure` says where)."""
+
+    def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        made = dict(pairs)
+        if len(made) != len(pairs):  # pragma: no cover - _scan_structure finds it first
+            keys = [k for k, _ in pairs]
+            repeated = next(k for i, k in enumerate(keys) if k in keys[:i])
+            raise RecordError(f"{where}: duplicate key {_SHORT.repr(repeated)}; a key appears "
+                              "once in an object")
+        return made
+
+    return build
+
+
+def _no_constant(where: str) -> Callable[[str], Any]:
+    """The parser's hook for NaN and Infinity, which JSON does not have."""
+
+    def refuse(token: str) -> Any:  # pragma: no cover - _scan_structure finds it first
+        raise RecordError(f"{where}: {token} is not JSON; a number is finite")
+
+    return refuse
+
+
+def _label(key: str) -> str:
+    """A key as a message shows it: itself when short and printable, else shortened."""
+    if key and len(key) <= 40 and not UNPRINTABLE.search(key) and key == key.strip():
+        return key
+    return _SHORT.repr(key)
+
+
+def _dotted(path: Any) -> str:
+    """A field's path as ``deal.hands.0``."""
+    parts = [_label(k) if isinstance(k, str) else str(k) for k in path if k is not None]
+    return ".".join(parts) or "(top level)"
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "a number" if isinstance(value, int | float) else type(value).__name__
+
+
+def _check_values(data: dict[str, Any], where: str) -> None:
+    """Refuse what a schema cannot: nesting, huge integers and unprintable text, anywhere.
+
+    Iterative, so a record built in Python nested thousands deep is refused, not recursed into.
+    """
+    todo: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
+    while todo:
+        value, path = todo.pop()
+        if isinstance(value, dict | list):
+            if len(path) >= MAX_DEPTH:
+                raise RecordError(f"{where}: field {_dotted(path)}: arrays and objects nested "
+                                  f"more than {MAX_DEPTH} deep; a record needs 4")
+            items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
+            for key, item in reversed(items):
+                bad = UNPRINTABLE.search(key) if isinstance(key, str) else None
+                if bad:
+                    raise RecordError(f"{where}: field {_dotted(path)}: key {_SHORT.repr(key)} "
+                                      f"holds {_unprintable(bad.group())}; a record's text is "
+                                      "printable")
+                todo.append((item, (*path, key)))
+        elif isinstance(value, str):
+            bad = UNPRINTABLE.search(value)
+            if bad:
+                raise RecordError(f"{where}: field {_dotted(path)}: holds "
+                                  f"{_unprintable(bad.group())}; a record's text is printable")
+        elif isinstance(value, int) and not isinstance(value, bool) and (
+                abs(value) >= 10 ** MAX_DIGITS):
+            raise RecordError(f"{where}: field {_dotted(path)}: an integer of more than "
+                              f"{MAX_DIGITS} digits")
+
+
+def _unprintable(char: str) -> str:
+    code = ord(char)
+    what = ("a lone surrogate" if 0xD800 <= code <= 0xDFFF
+            else "a line separator" if code in (0x2028, 0x2029)
+            else "a direction control" if code >= 0x202A
+            else "a control character")
+    return f"U+{code:04X}, {what}"
 
 
 def check_shape(data: Any, where: str = "record") -> dict[str, Any]:
     """Validate a record against its JSON Schema; one line naming the field at fault."""
+    if not isinstance(data, dict):
+        raise RecordError(f"{where}: a record is a JSON object, not {_kind(data)}")
+    _check_values(data, where)
     errors = sorted(strict_validator(record_schema()).iter_errors(data),
                     key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         error = errors[0]
-        field = ".".join(str(k) for k in error.absolute_path) or "(top level)"
         message = error.message
+        full, short = repr(error.instance), _SHORT.repr(error.instance)
+        if full != short:
+            message = message.replace(full, short)
         if error.validator == "additionalProperties":
             message = message.replace("Additional properties are not allowed", "unknown field")
-        raise RecordError(f"{where}: field {field}: {message}")
-    if not isinstance(data, dict):  # pragma: no cover - the schema requires an object
-        raise RecordError(f"{where}: a record is a JSON object")
+        if len(message) > MAX_MESSAGE:
+            message = message[:MAX_MESSAGE] + "..."
+        raise RecordError(f"{where}: field {_dotted(error.absolute_path)}: {message}")
     return data
 
 
@@ -152,15 +355,12 @@ def deal_from_record(ruleset: Ruleset, record: dict[str, Any], where: str) -> De
         if seat >= ruleset.players:
             raise RecordError(f"{where}: field {name}: seat {seat}, but seats are 0 to "
                               f"{ruleset.players - 1}")
-    marked = turned = None
     method = ruleset.first_bidder
-    if method == "marked_card":
-        marked = _rank_field(record, "marked_card", where)
-        if cards.unpack(keys[first])[marked] == 0:
-            raise RecordError(f"{where}: field marked_card: seat {first} bids first but was "
-                              f"not dealt a {cards.RANKS[marked]}")
-    elif method == "turned_card":
-        turned = _rank_field(record, "turned_card", where)
+    marked = _rank_field(ruleset, record, "marked_card", where)
+    turned = _rank_field(ruleset, record, "turned_card", where)
+    if marked is not None and cards.unpack(keys[first])[marked] == 0:
+        raise RecordError(f"{where}: field marked_card: seat {first} bids first but was "
+                          f"not dealt a {cards.RANKS[marked]}")
     if method in ("turned_card", "left_of_dealer"):
         expected = first_bidder(ruleset, dealer, turned)
         if first != expected:
@@ -172,20 +372,70 @@ def deal_from_record(ruleset: Ruleset, record: dict[str, Any], where: str) -> De
     return stated
 
 
-def _rank_field(record: dict[str, Any], field: str, where: str) -> int:
+def _rank_field(ruleset: Ruleset, record: dict[str, Any], field: str, where: str) -> int | None:
+    """The rank of ``marked_card`` or ``turned_card``: one card of the deck, stated exactly
+    where the ruleset's first bidder follows from it, and nowhere else."""
     value = record.get(field)
-    if not isinstance(value, str) or len(cards.parse(value)) != 1:
-        raise RecordError(f"{where}: field {field}: this ruleset needs the rank of the "
-                          f"{field.replace('_', ' ')}, one card")
-    return cards.parse(value)[0]
+    needed = ruleset.first_bidder == field
+    what = field.replace("_", " ")
+    if value is None:
+        if needed:
+            raise RecordError(f"{where}: field {field}: this ruleset needs the rank of the "
+                              f"{what}, one card")
+        return None
+    try:
+        ranks = ruleset.parse_cards(value)
+    except DdzError as exc:
+        raise RecordError(f"{where}: field {field}: {exc}") from None
+    if len(ranks) != 1:
+        raise RecordError(f"{where}: field {field}: {len(ranks)} cards; the {what} is one "
+                          "card, its rank")
+    if not needed:
+        raise RecordError(f"{where}: field {field}: {ruleset.id} has no {what} (its "
+                          f"auction.first_bidder is {ruleset.first_bidder}); leave the field "
+                          "out or null")
+    return ranks[0]
+
+
+def ruleset_of(record: dict[str, Any], where: str = "record") -> Ruleset:
+    """The ruleset a record names: a bundled id, or a ruleset file beside the record.
+
+    A path is a relative path to a ``.yaml`` or ``.yml`` file, read from the folder of the
+    record's file ``where`` (or of the working directory for a record with no file): an
+    absolute path, ``..`` or a symbolic link leading out of that folder is refused, so a record
+    received from someone else cannot make the toolkit read files elsewhere. A name that is
+    not a path is a bundled id, never a file of that name in the working directory.
+    """
+    name: str = record["ruleset"]
+
+    def error(reason: str) -> RecordError:
+        return RecordError(f"{where}: field ruleset: {reason}")
+
+    if name.endswith((".yaml", ".yml")):
+        path = resolve_beside(Path(where), name, error)
+        try:
+            return load(str(path))
+        except DdzError as exc:
+            raise error(str(exc)) from None
+    ids = bundled_ids()
+    if name in ids:
+        return load_bundled(name)
+    near = difflib.get_close_matches(name, ids, n=1)
+    hint = f"; did you mean '{near[0]}'?" if near else ""
+    raise error(f"unknown ruleset {name!r}{hint} (a record names a bundled ruleset: "
+                f"{', '.join(ids)}; or a .yaml file in its own folder)")
 
 
 def replay(record: dict[str, Any], where: str = "record") -> Replay:
-    """Apply every action of a record; stop at the first illegal one."""
-    try:
-        ruleset = load(record["ruleset"])
-    except DdzError as exc:
-        raise RecordError(f"{where}: field ruleset: {exc}") from None
+    """Apply every action of a record; stop at the first illegal one.
+
+    ``where`` is the record's file: messages name it, and a ruleset the record names by path
+    is read from its folder (:func:`ruleset_of`). A record built in Python has no file; its
+    default ``"record"`` reads such a path from the working directory, with the same refusals.
+    The record is checked against its schema first, so any dict may be passed.
+    """
+    check_shape(record, where)
+    ruleset = ruleset_of(record, where)
     hand = Hand(ruleset, deal_from_record(ruleset, record, where))
     actions = [*record["auction"], *record["plays"]]
     n_auction = len(record["auction"])

@@ -88,5 +88,6 @@ def test_no_traceback_reaches_the_user_from_the_real_command() -> None:
                          capture_output=True, text=True, check=False)
     assert run.returncode == 2
     assert run.stderr.strip() == (
-        "ddz: error: bad card 'X' in '44X': expected one of 3 4 5 6 7 8 9 10 (or T) "
-        "J Q K A 2 B (small joker) R (big joker)")
+        "ddz: error: bad card 'X' in '44X' (DouZero writes X for the small joker; here "
+        "it is B): expected one of 3 4 5 6 7 8 9 10 (or T) J Q K A 2 B (small joker) "
+        "R (big joker)")

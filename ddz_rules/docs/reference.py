@@ -61,14 +61,32 @@ def help_text(parser: argparse.ArgumentParser) -> str:
     return parser.format_help().rstrip()
 
 
+_EXIT_CODES = re.compile(r"Exit codes: (.*)", re.S)
+
+
+def exit_codes(parser: argparse.ArgumentParser) -> dict[int, str]:
+    """The exit codes a parser's help states (its epilog, ``Exit codes: 0 what; 2 what``)."""
+    found = _EXIT_CODES.search(parser.epilog or "")
+    if not found:
+        return {}
+    codes: dict[int, str] = {}
+    for part in " ".join(found.group(1).split()).rstrip(".").split("; "):
+        code, _, meaning = part.partition(" ")
+        codes[int(code)] = meaning
+    return codes
+
+
 def cli_page() -> str:
     """``using/cli.md``: each subcommand's own help."""
     parser = build_parser()
     subs = subcommands(parser)
     parts = ["# The ddz command",
              "Generated from the command's own `--help`. Every subcommand takes `--json`. An "
-             "error is one line on standard error and exit code 2; `ddz check` exits 1 when a "
-             "ruleset that claims unique readings has a play with several.",
+             "error is one line on standard error, `ddz: error: ...`, naming what is at fault. "
+             "The exit codes, which each command's help states for itself:",
+             table(["Exit code", "Meaning"],
+                   [[f"`{code}`", literal_braces(meaning)]
+                    for code, meaning in exit_codes(parser).items()]),
              f"```text\n$ ddz --help\n{help_text(parser)}\n```"]
     rows = [[f"[`ddz {name}`](#ddz-{name})", sub.description or name]
             for name, sub in subs.items()]
@@ -125,6 +143,9 @@ def _describe(node: Mapping[str, Any] | bool, root: Mapping[str, Any]) -> str:
     if "minLength" in node:
         n = node["minLength"]
         limits.append(f"at least {n} character{'' if n == 1 else 's'}")
+    if "maxLength" in node:
+        n = node["maxLength"]
+        limits.append(f"at most {n} character{'' if n == 1 else 's'}")
     if "pattern" in node:
         limits.append(f"matching {code(node['pattern'])}")
     if "minItems" in node:
