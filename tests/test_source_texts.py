@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from ddz_rules.cards import pack_ranks, parse
+from ddz_rules import load
+from ddz_rules.auction import AuctionOutcome, new_auction
+from ddz_rules.cards import pack_ranks, parse, size
+from ddz_rules.records import read_record, replay
+from ddz_rules.simulate import random_hands
 
-from .conftest import table_of
+from .conftest import FIXTURES, table_of
 
 
 def readings(ruleset: str, cards: str) -> list[str]:
@@ -131,6 +135,38 @@ def test_s1_equal_bodies_do_not_beat() -> None:
     assert not beats("marked-card", "8884", "8883")
 
 
+def test_s1_a_player_who_passed_may_still_bid_later_in_the_auction() -> None:
+    # Interpretation: a pass in the auction is not final (the text says so only of the play).
+    auction = new_auction(load("marked-card"), first=0)
+    for word in ["pass", "1", "pass"]:  # seats 0, 1, 2
+        auction.apply(word)
+    assert not auction.done and auction.to_act == 0 and "2" in auction.legal()
+    auction.apply("2")  # seat 0, who passed, bids after all
+    auction.apply("pass")
+    assert not auction.done  # one pass after the bid does not end it
+    auction.apply("pass")
+    assert auction.done and auction.outcome() == AuctionOutcome(landlord=0, bid=2)
+    # Two passes in a row after a bid end it, whoever passed before.
+    auction = new_auction(load("marked-card"), first=0)
+    for word in ["pass", "1", "pass", "pass"]:
+        auction.apply(word)
+    assert auction.done and auction.outcome() == AuctionOutcome(landlord=1, bid=1)
+    # Before any bid it takes three passes in a row, and the cards are dealt again.
+    auction = new_auction(load("marked-card"), first=0)
+    for word in ["pass", "pass"]:
+        auction.apply(word)
+    assert not auction.done and auction.to_act == 2
+    auction.apply("pass")
+    assert auction.done and auction.outcome().landlord is None
+    # Text 003's open auction reads the other way: a player who passed is skipped.
+    auction = new_auction(load("open-auction"), first=0)
+    for word in ["pass", "1"]:
+        auction.apply(word)
+    assert auction.to_act == 2
+    auction.apply("2")
+    assert auction.to_act == 1
+
+
 # ------------------------------------------------------------------ S2, two-player
 
 
@@ -175,6 +211,48 @@ def test_s3_jokers_may_be_trio_kickers() -> None:
     assert readings("open-auction", "777B") == ["trio_single/1/7"]
 
 
+def test_s3_jokers_may_be_airplane_kickers_but_never_both_together() -> None:
+    # Interpretation: the text is silent on both jokers; the classic rule is kept.
+    table = table_of("open-auction")
+    assert [(r.short(), r.kickers) for r in table.classify("3334445B")] == [
+        ("airplane_singles/2/4", "5B")]
+    assert [(r.short(), r.kickers) for r in table.classify("3334445R")] == [
+        ("airplane_singles/2/4", "5R")]
+    assert table.classify("333444BR") == ()
+    assert "kickers.both_jokers_as_kickers" in table.explain(table.key_of("333444BR"))
+    assert table.classify("333444555BR6") == ()
+    assert readings("open-auction", "BR") == ["rocket/1/R"]
+
+
+def test_s3_unplayed_cards_stay_in_the_losers_hands_but_never_count() -> None:
+    # Interpretation: the score is base x multiplier, whatever the losers still hold.
+    done = replay(read_record(str(FIXTURES / "records" / "s3-bid-3-two-bombs.json")))
+    hand, result = done.hand, done.hand.result
+    assert done.valid and result is not None and result.landlord is not None
+    left = [size(hand.hands[seat]) for seat in range(3) if seat != result.landlord]
+    assert sum(left) > 0
+    assert result.scores == (-12, -12, 24) and result.base * result.multiplier == 12
+    # Over many hands, hands worth the same stake score the same however many cards the
+    # losers keep: the cards left change nothing.
+    scores_by_stake: dict[tuple[str, int], set[tuple[int, ...]]] = {}
+    left_by_stake: dict[tuple[str, int], set[int]] = {}
+    for played in random_hands(load("open-auction"), 300, seed=3):
+        res = played.result
+        if res is None or res.redeal or res.landlord is None:
+            continue
+        stake = res.base * res.multiplier
+        losers = ([s for s in range(3) if s != res.landlord] if res.winner == "landlord"
+                  else [res.landlord])
+        key = (str(res.winner), stake)
+        scores_by_stake.setdefault(key, set()).add(res.scores)
+        left_by_stake.setdefault(key, set()).add(sum(size(played.hands[s]) for s in losers))
+        sign = 1 if res.winner == "landlord" else -1
+        assert res.scores[res.landlord] == sign * 2 * stake
+    assert all(len({tuple(sorted(s)) for s in group}) == 1
+               for group in scores_by_stake.values())
+    assert any(len(left) > 5 for left in left_by_stake.values())
+
+
 # ------------------------------------------------------------------ S4, turned-card
 
 
@@ -192,3 +270,20 @@ def test_s4_sisters_are_three_pairs_in_a_row() -> None:
 def test_s4_no_airplane_carries_pairs() -> None:
     assert readings("turned-card", "3334447788") == []
     assert readings("turned-card", "33344478") == ["airplane_singles/2/4"]
+
+
+def test_s4_triple_run_plus_single_takes_one_single_per_trio() -> None:
+    # Interpretation: "+ any card" is read as one single for each trio of the run.
+    assert readings("turned-card", "3334445") == []
+    assert readings("turned-card", "33344456") == ["airplane_singles/2/4"]
+    assert readings("turned-card", "3334445556") == []
+    assert readings("turned-card", "333444555678") == ["airplane_singles/3/5"]
+
+
+def test_s4_same_type_higher_value_needs_the_same_chain_length() -> None:
+    # Interpretation: a longer run of trios does not beat a shorter one, nor the reverse.
+    assert not beats("turned-card", "444555666", "333444")
+    assert not beats("turned-card", "444555", "333444555")
+    assert beats("turned-card", "444555", "333444")
+    assert not beats("turned-card", "444555666789", "33344456")
+    assert beats("turned-card", "3333", "333444555")

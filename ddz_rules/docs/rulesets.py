@@ -21,6 +21,7 @@ from ddz_rules.docs.render import (
     TIMES,
     admonition,
     card_faces,
+    card_list,
     code_html,
     heading_id,
     label,
@@ -116,6 +117,78 @@ def point_md(point: RulePoint) -> str:
     value = value_text(point.value, point.path[-1])
     return (f"**{point_label(point.path)}: {value}** · `{point.dotted}`\n\n"
             f"{point.text}")
+
+
+# --------------------------------------------------------------------------- prose examples
+
+
+def prose_examples(ruleset: Ruleset) -> dict[str, list[Mapping[str, Any]]]:
+    """The examples of each rule point's, combination's or class's prose, by its dotted key.
+
+    They are the card sets that prose names, each with what the engine makes of it
+    (``tests/test_prose_examples.py`` checks every one). An example belongs to the prose of the
+    file that states it: where a variant rewrites a base's prose, the base's examples of it are
+    left out, and the variant states the examples of its own words.
+    """
+    out: dict[str, list[Mapping[str, Any]]] = {}
+    for key, items in ruleset.data.get("examples", {}).items():
+        path = tuple(key.split("."))
+        if not isinstance(lookup(ruleset.data, path), Mapping):
+            continue
+        stated_in = ruleset.origins.get(("examples", key), ("", 0))[0]
+        prose_in = ruleset.origins.get((*path, "text"), ("", 0))[0]
+        if stated_in == prose_in:
+            out[key] = list(items)
+    return out
+
+
+def reading_md(written: str) -> str:
+    """A reading as an example states it: ``type/length/rank``, then the kickers if named."""
+    short, _, kickers = written.partition("+")
+    return code_html(short) + (f" carrying {card_faces(kickers)}" if kickers else "")
+
+
+def example_md(example: Mapping[str, Any]) -> str:
+    """One prose example: the cards, what they read as (or that they are no play), and what
+    they beat."""
+    line = card_faces(str(example["cards"]))
+    assuming = example.get("assuming") or {}
+    if assuming:
+        line += ", with " + " and ".join(
+            f"`{key}` set to {value_text(value, key.rsplit('.', 1)[-1])}"
+            for key, value in assuming.items()) + ","
+    reads = [str(r) for r in example["reads"]]
+    if not reads:
+        line += " is not a play"
+        if example.get("forbidden_by"):
+            line += f" (`{example['forbidden_by']}`)"
+    elif len(reads) == 1:
+        line += " reads as " + reading_md(reads[0])
+    else:
+        line += f" reads {len(reads)} ways: " + "; ".join(reading_md(r) for r in reads)
+    if example.get("beats"):
+        line += ", and beats " + card_list(example["beats"], ", ")
+    if example.get("does_not_beat"):
+        line += ", and does not beat " + card_list(example["does_not_beat"], ", ")
+    return line + "."
+
+
+def examples_md(examples: Sequence[Mapping[str, Any]]) -> str:
+    """The examples of one piece of prose, as the engine checks them; empty if none."""
+    if not examples:
+        return ""
+    return ("Examples, checked against the engine:\n\n"
+            + "\n".join(f"- {example_md(e)}" for e in examples))
+
+
+def point_block(ruleset: Ruleset, point: RulePoint) -> str:
+    """A rule point with the examples of its prose."""
+    shown = examples_md(prose_examples(ruleset).get(point.dotted, []))
+    return point_md(point) + (f"\n\n{shown}" if shown else "")
+
+
+def points_md(ruleset: Ruleset, points: Sequence[RulePoint]) -> str:
+    return "\n\n".join(point_block(ruleset, p) for p in points)
 
 
 def page_path(ruleset_id: str) -> str:
@@ -304,10 +377,13 @@ def combination_md(book: Book, ruleset: Ruleset, ctype: CombinationType) -> str:
              f"**Class:** {code_html(ctype.klass)} (level {ctype.level})"]
     spec = ruleset.data["combinations"][ctype.name]
     own = rule_points(spec.get("kickers", {}), ("combinations", ctype.name, "kickers"))
-    parts = [f"### {type_name(ctype.name)} · `{ctype.name}`", ctype.text,
-             "\n".join(f"- {f}" for f in facts)]
+    parts = [f"### {type_name(ctype.name)} · `{ctype.name}`", ctype.text]
+    shown = examples_md(prose_examples(ruleset).get(f"combinations.{ctype.name}", []))
+    if shown:
+        parts.append(shown)
+    parts.append("\n".join(f"- {f}" for f in facts))
     for point in own:
-        parts.append(f"Kicker rule for this type only: {point_md(point)}")
+        parts.append(f"Kicker rule for this type only: {point_block(ruleset, point)}")
     parts.append(f"**{plural(count, 'play')}** of this type in the play table. "
                  + ("Examples, from the lowest to the highest:" if len(keys) > 1
                     else "The only one:"))
@@ -400,8 +476,13 @@ def beats_md(book: Book, ruleset: Ruleset) -> str:
              "beats any play of a lower class, whatever its type; within a class a play beats "
              "only a play of the same type and chain length with a higher body rank. Kickers "
              "never count.",
-             table(["Class", "Level", "Types", "Rule"], rows),
-             "The engine decides these examples (`ddz beats PLAY PREVIOUS`):"]
+             table(["Class", "Level", "Types", "Rule"], rows)]
+    examples = prose_examples(ruleset)
+    for name in ruleset.data["classes"]:
+        shown = examples_md(examples.get(f"classes.{name}", []))
+        if shown:
+            parts.append(f"Class {code_html(name)}. {shown}")
+    parts.append("The engine decides these examples (`ddz beats PLAY PREVIOUS`):")
     example_rows = []
     for ex in beats_examples(book, ruleset.id):
         example_rows.append([card_faces(cards.key_text(ex.play)),
@@ -459,7 +540,7 @@ def glance_md(book: Book, ruleset: Ruleset) -> str:
 def readings_md(book: Book, ruleset: Ruleset) -> str:
     report = book.check(ruleset.id)
     parts = ["## Readings and kickers"]
-    parts += [point_md(p) for p in _section(ruleset.data, "readings")]
+    parts += [point_block(ruleset, p) for p in _section(ruleset.data, "readings")]
     if report["ambiguous"]:
         parts.append(f"The exhaustive check finds {plural(report['ambiguous'], 'play')} that "
                      f"read more than one way, all listed on the "
@@ -473,7 +554,7 @@ def readings_md(book: Book, ruleset: Ruleset) -> str:
     parts.append("### Kicker rules")
     parts.append("Kickers are the cards a trio, an airplane or a four carries beside its body. "
                  "These rules hold for every type with kickers unless the type states its own.")
-    parts += [point_md(p) for p in _section(ruleset.data, "kickers")]
+    parts += [point_block(ruleset, p) for p in _section(ruleset.data, "kickers")]
     return "\n\n".join(parts)
 
 
@@ -495,6 +576,9 @@ def interpretations_md(ruleset: Ruleset) -> str:
         parts.append("None: the source text settles every rule point.")
     for item in items:
         body = f"**Choice.** {item['choice']}\n\n**Why.** {item['reason']}"
+        shown = examples_md(item.get("examples", []))
+        if shown:
+            body += f"\n\n{shown}"
         parts.append(admonition("question", str(item["question"]), body))
     return "\n\n".join(parts)
 
@@ -518,7 +602,7 @@ def ruleset_page(book: Book, ruleset_id: str) -> str:
     for heading, key in SECTIONS:
         points = _section(ruleset.data, key)
         if points:
-            body.append(f"## {heading}\n\n" + "\n\n".join(point_md(p) for p in points))
+            body.append(f"## {heading}\n\n" + points_md(ruleset, points))
         if key == "deck":
             body.append(deck_facts(ruleset))
         if key == "deal":
@@ -529,14 +613,15 @@ def ruleset_page(book: Book, ruleset_id: str) -> str:
     for heading, key in LATER_SECTIONS:
         points = _section(ruleset.data, key)
         if points:
-            body.append(f"## {heading}\n\n" + "\n\n".join(point_md(p) for p in points))
+            body.append(f"## {heading}\n\n" + points_md(ruleset, points))
     body.append("## A worked example\n\n" + worked.render(worked.worked_example(book, ruleset_id)))
     others = [k for k in ruleset.data if k not in covered_keys() and k not in
-              ("id", "title", "summary", "source", "interpretations", "extends")]
+              ("id", "title", "summary", "source", "interpretations", "extends",
+               "examples")]
     for key in others:
         points = _section(ruleset.data, key)
         if points:
-            body.append(f"## {label(key)}\n\n" + "\n\n".join(point_md(p) for p in points))
+            body.append(f"## {label(key)}\n\n" + points_md(ruleset, points))
     body.append(interpretations_md(ruleset))
     return "\n\n".join(head + body) + "\n"
 
@@ -569,12 +654,11 @@ def overview_page(book: Book) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def summary_nav(book: Book) -> str:
-    """``rulesets/SUMMARY.md``: the navigation of the rulesets section (literate-nav)."""
-    lines = ["* [Overview](index.md)"]
+def ruleset_nav(book: Book) -> list[Any]:
+    """The rules book's nav for the rulesets section: the overview, then each group's pages."""
+    nav: list[Any] = [{"Overview": "rulesets/index.md"}]
     for group in ("Base rulesets", "Variants", "Peer presets"):
         members = [rid for rid in book.ids if book.group(rid) == group]
         if members:
-            lines.append(f"* {group}")
-            lines += [f"    * [{rid}]({rid}.md)" for rid in members]
-    return "\n".join(lines) + "\n"
+            nav.append({group: [{rid: page_path(rid)} for rid in members]})
+    return nav
