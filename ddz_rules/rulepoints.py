@@ -1,15 +1,15 @@
-"""Rule points: every rule a ruleset states, as a flat list of named values with their prose.
+"""Rule points: every rule a ruleset states, as named values with their prose.
 
-A ruleset file is a tree; a *rule point* is one of its leaves that the referee runs: a
-``{value, text}`` pair (``scoring.cap``), or a declared combination type or class (its fields
-are the value, its ``text`` the prose). Flattening lets two rulesets be compared rule by rule,
-which is what ``ddz diff`` shows and how a comparison explains measures that cannot differ.
+A *rule point* is a ``{value, text}`` pair of a ruleset's merged document: the value the
+referee runs and the prose that states it (``scoring.cap``). :func:`every_rule` adds the
+declared combination types and classes, each one rule whose fields are its value and whose
+``text`` is its prose, so two rulesets can be compared rule by rule: what ``ddz diff`` shows,
+and how a comparison explains measures that cannot differ.
 
 >>> from ddz_rules.ruleset import load
->>> points = rule_points(load("classic"))
->>> points["scoring.cap"].value is None
-True
->>> [p.key for p in differences(load("classic"), load("open-auction"))][:2]
+>>> [p.dotted for p in rule_points(load("classic").data)][:3]
+['players', 'deck.ranks', 'deck.copies']
+>>> [p.dotted for p in differences(load("classic"), load("open-auction"))][:2]
 ['auction.family', 'auction.first_bidder']
 """
 
@@ -21,52 +21,65 @@ from typing import Any
 
 from ddz_rules.ruleset import Ruleset
 
-#: Top-level keys that describe a ruleset rather than state a rule.
-ABOUT = ("id", "title", "summary", "source", "interpretations", "extends", "examples")
-#: Sections whose entries are each one rule point (their fields together are its value).
+#: Keys of a ruleset document that are about the ruleset, not rules.
+META_KEYS = ("id", "extends", "title", "summary", "source", "interpretations", "examples")
+#: Sections whose entries are each one rule (their fields together are its value).
 DECLARED = ("combinations", "classes")
 
 
 @dataclass(frozen=True)
 class RulePoint:
-    """One rule: its dotted key, the value the referee runs, and the prose that states it."""
+    """One rule: where it sits in the document, the value the referee runs, its prose."""
 
-    key: str
+    path: tuple[str, ...]
     value: Any
     text: str
 
     @property
-    def section(self) -> str:
-        """The section the rule belongs to: ``auction``, ``scoring``, ``combinations`` ..."""
-        return self.key.split(".", 1)[0]
+    def dotted(self) -> str:
+        return ".".join(self.path)
 
 
-def rule_points(ruleset: Ruleset) -> dict[str, RulePoint]:
-    """Every rule point of a ruleset, by dotted key, in file order."""
-    return {p.key: p for p in _walk(ruleset.data, ())}
+def is_point(node: Any) -> bool:
+    """True for a ``{value, text}`` mapping."""
+    return isinstance(node, Mapping) and set(node) == {"value", "text"}
 
 
-def _walk(node: Mapping[str, Any], path: tuple[str, ...]) -> Iterator[RulePoint]:
-    for key, value in node.items():
-        if not path and key in ABOUT:
+def rule_points(data: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> list[RulePoint]:
+    """Every ``{value, text}`` rule point under ``data``, in document order."""
+    return list(_walk(data, prefix))
+
+
+def _walk(node: Mapping[str, Any], prefix: tuple[str, ...]) -> Iterator[RulePoint]:
+    for key, child in node.items():
+        if not prefix and key in META_KEYS:
             continue
-        here = (*path, key)
-        if not isinstance(value, Mapping):
-            continue
-        if path and path[0] in DECLARED and len(path) == 1:
-            fields = {k: v for k, v in value.items() if k != "text"}
-            yield RulePoint(".".join(here), fields, str(value.get("text", "")))
-        elif "value" in value and "text" in value:
-            yield RulePoint(".".join(here), value["value"], str(value["text"]))
-        else:
-            yield from _walk(value, here)
+        path = (*prefix, str(key))
+        if is_point(child):
+            yield RulePoint(path, child["value"], str(child["text"]))
+        elif isinstance(child, Mapping):
+            yield from _walk(child, path)
+
+
+def every_rule(ruleset: Ruleset) -> dict[str, RulePoint]:
+    """Every rule of a ruleset by dotted key: its rule points, and each declared combination
+    type and class as one rule."""
+    data = ruleset.data
+    found = {p.dotted: p for p in rule_points({k: v for k, v in data.items()
+                                               if k not in DECLARED})}
+    for section in DECLARED:
+        for name, spec in data.get(section, {}).items():
+            fields = {k: v for k, v in spec.items() if k != "text"}
+            found[f"{section}.{name}"] = RulePoint((section, name), fields,
+                                                   str(spec.get("text", "")))
+    return found
 
 
 def differences(a: Ruleset, b: Ruleset) -> list[RulePoint]:
-    """The rule points whose value differs between ``a`` and ``b`` (as ``b`` states them),
-    sorted by key; a point one ruleset lacks counts as different, with value ``None``."""
-    pa, pb = rule_points(a), rule_points(b)
-    keys = sorted(set(pa) | set(pb))
-    missing = RulePoint("", None, "(not stated)")
-    return [pb.get(k, RulePoint(k, None, missing.text)) for k in keys
-            if pa.get(k, missing).value != pb.get(k, missing).value]
+    """The rules whose value differs between ``a`` and ``b``, as ``b`` states them, by key;
+    a rule one ruleset lacks counts as different (value ``None``, text "(not stated)")."""
+    rules_a, rules_b = every_rule(a), every_rule(b)
+    missing = RulePoint((), None, "(not stated)")
+    return [rules_b.get(k, RulePoint(tuple(k.split(".")), None, missing.text))
+            for k in sorted(set(rules_a) | set(rules_b))
+            if rules_a.get(k, missing).value != rules_b.get(k, missing).value]

@@ -66,7 +66,7 @@ def summarize(spec: dict[str, Any], results: dict[str, list[Trace]],
     for other in names[1:]:
         paired = decks[base] == decks[other]
         diff: dict[str, Any] = {"a": other, "b": base, "paired": paired,
-                                "rules_differ": [p.key for p in differences(rulesets[base],
+                                "rules_differ": [p.dotted for p in differences(rulesets[base],
                                                                             rulesets[other])],
                                 "identical": []}
         for m in MEASURES:

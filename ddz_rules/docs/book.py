@@ -1,7 +1,5 @@
-"""What every page generator shares: the bundled rulesets, compiled once, and their rule points.
-
-A *rule point* is every ``{value, text}`` pair of a ruleset's merged document: the value the
-referee runs and the prose the rules book shows.
+"""What every page generator shares: the bundled rulesets, compiled once, and their rule points
+(:mod:`ddz_rules.rulepoints`, re-exported here for the page modules).
 
 >>> book = Book()
 >>> [p.dotted for p in rule_points(book.ruleset("classic").data)][:3]
@@ -10,58 +8,23 @@ referee runs and the prose the rules book shows.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from ddz_rules.reports import check_report
+from ddz_rules.rulepoints import META_KEYS, RulePoint, is_point, rule_points
 from ddz_rules.ruleset import Ruleset, bundled_ids, bundled_paths, load
 from ddz_rules.table import PlayTable, compile_table
+
+__all__ = ["META_KEYS", "PEER_PRESETS", "REFERENCE", "Book", "RulePoint", "is_point", "lookup",
+           "repo_root", "rule_points"]
 
 #: Rulesets that reproduce another engine's play set; ``classic`` is compared with each.
 PEER_PRESETS = ("rlcard", "douzero", "openspiel")
 #: The ruleset every other is measured against in the matrix.
 REFERENCE = "classic"
-#: Keys of a ruleset document that are about the ruleset, not rules.
-META_KEYS = ("id", "extends", "title", "summary", "source", "interpretations")
-
-
-@dataclass(frozen=True)
-class RulePoint:
-    """One ``{value, text}`` pair and where it sits in the document."""
-
-    path: tuple[str, ...]
-    value: Any
-    text: str
-
-    @property
-    def dotted(self) -> str:
-        return ".".join(self.path)
-
-
-def is_point(node: Any) -> bool:
-    """True for a ``{value, text}`` mapping."""
-    return isinstance(node, Mapping) and set(node) == {"value", "text"}
-
-
-def rule_points(data: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> list[RulePoint]:
-    """Every rule point under ``data``, in document order."""
-    return list(_walk(data, prefix))
-
-
-def _walk(node: Mapping[str, Any], prefix: tuple[str, ...]) -> Iterator[RulePoint]:
-    for key, child in node.items():
-        if not prefix and key in META_KEYS:
-            continue
-        path = (*prefix, str(key))
-        if is_point(child):
-            yield RulePoint(path, child["value"], str(child["text"]))
-        elif isinstance(child, Mapping):
-            yield from _walk(child, path)
-
-
 def lookup(data: Mapping[str, Any], path: tuple[str, ...]) -> Any:
     """The node at ``path``, or None."""
     node: Any = data

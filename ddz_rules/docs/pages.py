@@ -10,7 +10,7 @@ from ddz_rules.docs.differences import differences_page
 from ddz_rules.docs.invariants import invariants_page
 from ddz_rules.docs.matrix import matrix_page, side_by_side_page
 from ddz_rules.docs.reference import cli_page, records_page, ruleset_format_page
-from ddz_rules.docs.rulesets import overview_page, page_path, ruleset_page, summary_nav
+from ddz_rules.docs.rulesets import overview_page, page_path, ruleset_page
 
 
 def generate(root: Path | None = None) -> dict[str, str]:
@@ -20,8 +20,7 @@ def generate(root: Path | None = None) -> dict[str, str]:
     this package sits in.
     """
     book = Book(root)
-    pages = {"rulesets/index.md": overview_page(book),
-             "rulesets/SUMMARY.md": summary_nav(book)}
+    pages = {"rulesets/index.md": overview_page(book)}
     for ruleset_id in book.ids:
         pages[page_path(ruleset_id)] = ruleset_page(book, ruleset_id)
     pages["compare/matrix.md"] = matrix_page(book)
