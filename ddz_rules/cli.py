@@ -34,6 +34,9 @@ from ddz_rules.ruleset import bundled_ids, load
 from ddz_rules.simulate import simulate
 from ddz_rules.table import Play, PlayTable, compile_table, table_order
 
+#: Most hands one ``ddz simulate`` plays (a run's work is bounded like everything else).
+MAX_SIMULATED = 1_000_000
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line and exit 2."""
@@ -123,33 +126,40 @@ def cmd_classify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _played(table: PlayTable, name: str, text: str, any_reading: bool = False
+            ) -> tuple[int, list[Any]]:
+    """The card set a play argument names, and the readings it is played as.
+
+    A usage error naming the argument when the text is empty, not cards or not a legal play.
+    A previous play was made as one reading (named, or its only one); a play to be made may
+    take any of its readings unless one is named (``CARDS@type/length/rank``).
+    """
+    cards_part, _, named = text.partition("@")
+    try:
+        key = table.key_of(cards_part)
+    except DdzError as exc:
+        raise UsageError(f"{name}: {exc}") from None
+    if not cards.size(key):
+        raise UsageError(f"{name} is empty: {table.explain(key)}")
+    readings = table.readings(key)
+    if not readings:
+        raise UsageError(f"{name} {cards.key_text(key)} is not a legal play under "
+                         f"{table.ruleset.id}: {table.explain(key)}")
+    if any_reading and not named:
+        return key, list(readings)
+    try:
+        return key, [table.play(text).reading]
+    except DdzError as exc:
+        raise UsageError(f"{name}: {exc}") from None
+
+
 def cmd_beats(args: argparse.Namespace) -> int:
     """Exit 0 with yes or no for two legal plays; exit 2 naming PLAY or PREVIOUS when either
     is empty, not card text, or not a legal play (with the reason ``explain`` gives)."""
     table = _table(args.ruleset)
 
-    def legal(name: str, text: str) -> tuple[int, list[Any]]:
-        """The card set of a play argument and the readings it may be played as."""
-        cards_part, _, named = text.partition("@")
-        try:
-            key = table.key_of(cards_part)
-        except DdzError as exc:
-            raise UsageError(f"{name}: {exc}") from None
-        if not cards.size(key):
-            raise UsageError(f"{name} is empty: {table.explain(key)}")
-        readings = table.readings(key)
-        if not readings:
-            raise UsageError(f"{name} {cards.key_text(key)} is not a legal play under "
-                             f"{table.ruleset.id}: {table.explain(key)}")
-        if name == "PLAY" and not named:  # any reading the player could make
-            return key, list(readings)
-        try:  # the reading named, or the only one: a previous play was made as one
-            return key, [table.play(text).reading]
-        except DdzError as exc:
-            raise UsageError(f"{name}: {exc}") from None
-
-    key, candidates = legal("PLAY", args.play)
-    previous_key, (previous_reading,) = legal("PREVIOUS", args.previous)
+    key, candidates = _played(table, "PLAY", args.play, any_reading=True)
+    previous_key, (previous_reading,) = _played(table, "PREVIOUS", args.previous)
     previous = Play(previous_key, previous_reading)
     winners = [r for r in candidates if r.beats(previous.reading)]
     result = bool(winners)
@@ -177,10 +187,15 @@ def _beats_reason(reading: Any, previous: Play, key: int, result: bool) -> str:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     table = _table(args.ruleset)
-    hand = table.key_of(args.hand)
-    if args.beat:
-        previous = table.play(args.beat)
-        moves = table.answers(hand, previous.reading)
+    try:
+        hand = table.key_of(args.hand)
+    except DdzError as exc:
+        raise UsageError(f"HAND: {exc}") from None
+    if not cards.size(hand):
+        raise UsageError("HAND is empty: name the cards the hand holds")
+    if args.beat is not None:
+        _, (previous,) = _played(table, "--beat", args.beat)
+        moves = table.answers(hand, previous)
     else:
         moves = table.leads(hand)
     moves.sort(key=lambda m: (table_order(m.key), m.reading.short()))
@@ -215,6 +230,8 @@ def _diff_text(report: dict[str, Any]) -> str:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    if args.examples < 0:
+        raise UsageError(f"--examples must be 0 or more, got {args.examples}")
     report = diff_report(_table(args.a), _table(args.b), args.examples)
     _emit(args, report, lambda: _diff_text(report))
     return 0
@@ -247,8 +264,8 @@ def _result_text(result: dict[str, Any]) -> str:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    if args.hands < 1:
-        raise UsageError(f"--hands must be at least 1, got {args.hands}")
+    if not 1 <= args.hands <= MAX_SIMULATED:
+        raise UsageError(f"--hands must be between 1 and {MAX_SIMULATED:,}, got {args.hands}")
     ruleset = load(args.ruleset)
     summary = simulate(ruleset, args.hands, args.seed,
                        Path(args.records) if args.records else None)

@@ -14,9 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from ddz_rules.errors import UsageError
 from ddz_rules.game import Hand
 from ddz_rules.records import to_record
-from ddz_rules.ruleset import Ruleset
+from ddz_rules.ruleset import Ruleset, bundled_ids, load_bundled
 from ddz_rules.scoring import Result
 
 
@@ -88,16 +91,52 @@ class Summary:
 
 
 def simulate(ruleset: Ruleset, hands: int, seed: int, records: Path | None = None) -> Summary:
-    """Play ``hands`` hands at random; write every deal's record to ``records`` if given."""
+    """Play ``hands`` hands at random; write every deal's record to ``records`` if given.
+
+    Each record is written whole or not at all (a temporary file, then a rename). A ruleset
+    that is not bundled is written beside the records as ``ID.yaml`` (merged, so it stands
+    alone) and the records name that file, so ``ddz replay`` can check them anywhere.
+    """
     summary = Summary(ruleset.id)
+    named = ruleset.id
     if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
+        named = _prepare(records, ruleset)
+    written = 0
     for index, hand in enumerate(random_hands(ruleset, hands, seed)):
         assert hand.result is not None
         summary.add(hand.result)
         if records is not None:
-            path = records / f"{ruleset.id}-{seed}-{index:06d}.json"
-            tmp = path.with_suffix(".part")
-            tmp.write_text(json.dumps(to_record(hand)) + "\n")
-            tmp.replace(path)
+            record = {**to_record(hand), "ruleset": named}
+            _write(records / f"{ruleset.id}-{seed}-{index:06d}.json",
+                   json.dumps(record) + "\n", written)
+            written += 1
     return summary
+
+
+def _prepare(records: Path, ruleset: Ruleset) -> str:
+    """Make the records folder (or say why not); the name the records give their ruleset."""
+    if records.exists() and not records.is_dir():
+        raise UsageError(f"--records {records} is a file; name a folder for the records")
+    try:
+        records.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--records {records}: cannot create the folder: "
+                         f"{exc.strerror or exc}") from None
+    if ruleset.id in bundled_ids() and load_bundled(ruleset.id) is ruleset:
+        return ruleset.id
+    name = f"{ruleset.id}.yaml"
+    document = dict(ruleset.data)
+    _write(records / name, yaml.safe_dump(document, sort_keys=False, allow_unicode=True), 0)
+    return name
+
+
+def _write(path: Path, text: str, kept: int) -> None:
+    """Write a file whole or not at all; a failure is one line saying what was kept."""
+    part = path.with_name(path.name + ".part")
+    try:
+        part.write_text(text, encoding="utf-8")
+        part.replace(path)
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        raise UsageError(f"writing {path} failed: {exc.strerror or exc}; the {kept} records "
+                         "written before it are complete") from None

@@ -65,11 +65,14 @@ def run(tasks: Sequence[Task], workers: int = 1, scheduler: str | None = None
 
 
 def _processes(tasks: Sequence[Task], workers: int) -> Iterator[list[dict[str, Any]]]:
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_started,
-                               initargs=(os.getpid(),))
+    units = batches(tasks)
+    if not units:
+        return
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(units)),
+                               initializer=_worker_started, initargs=(os.getpid(),))
     finished = False
     try:
-        futures = {pool.submit(play_batch, batch) for batch in batches(tasks)}
+        futures = {pool.submit(play_batch, batch) for batch in units}
         while futures:
             ready, futures = wait(futures, return_when=FIRST_COMPLETED)
             for future in ready:
@@ -99,8 +102,10 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
 
 
 def _worker_started(parent: int) -> None:
-    """In each worker: leave Ctrl-C to the parent, and exit when the parent is gone."""
+    """In each worker: leave Ctrl-C to the parent, end quietly on SIGTERM (a forked worker
+    inherits the parent's handlers), and exit when the parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent()
 
     def watch() -> None:

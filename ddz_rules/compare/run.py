@@ -66,8 +66,10 @@ class RunSpec:
 
     @cached_property
     def _entrants(self) -> tuple[Entrant, ...]:
-        if self.hands < 1:
-            raise UsageError(f"--hands must be at least 1, got {self.hands}")
+        if not 1 <= self.hands <= MAX_HANDS:
+            raise UsageError(f"--hands must be between 1 and {MAX_HANDS:,}, got {self.hands} "
+                             "(every hand's result is held for the paired differences; for "
+                             "more, run several seeds)")
         if not self.rulesets:
             raise UsageError("name at least one ruleset to compare")
         entrants: list[Entrant] = []
@@ -106,6 +108,13 @@ class RunSpec:
                 for e in self.resolve() for i in range(self.hands)]
 
 
+#: Most hands per ruleset in one run: each hand's trace is kept in memory (about 1.5 kB) for
+#: the paired differences, so a run of three rulesets stays under a gigabyte.
+MAX_HANDS = 200_000
+#: Most local worker processes (each holds its own compiled tables).
+MAX_WORKERS = 64
+
+
 class RunFailed(DdzError):
     """A run stopped by a fault outside the rules (a dead worker, a failed write)."""
 
@@ -115,8 +124,8 @@ def execute(spec: RunSpec, *, workers: int = 1, scheduler: str | None = None,
             progress: Callable[[int, int], None] | None = None) -> dict[str, list[Trace]]:
     """Play the run (or what is left of it); return each ruleset's traces by index."""
     entrants = spec.resolve()
-    if workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {workers}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise UsageError(f"--workers must be between 1 and {MAX_WORKERS}, got {workers}")
     if resume and out is None:
         raise UsageError("--resume needs --out FILE, the results file to continue")
     if scheduler is not None:

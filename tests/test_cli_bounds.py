@@ -1,0 +1,107 @@
+"""Every size a user controls is bounded, and every bad argument or output path is one line.
+
+Named after what each proves: hands, workers and examples have limits stated in the error; a
+hand or --beat that is empty or illegal names its argument; ``ddz simulate --records`` refuses
+a folder it cannot use before playing, keeps every record it finished when a write fails, and
+writes records of a ruleset file that replay anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ddz_rules import simulate as simulate_module
+from ddz_rules.cli import MAX_SIMULATED, main
+from ddz_rules.compare.run import MAX_HANDS, MAX_WORKERS
+
+from .conftest import FIXTURES
+
+CAPPED = str(FIXTURES / "variants" / "capped.yaml")
+
+
+def _refused(capsys: pytest.CaptureFixture[str], argv: list[str], *words: str) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("ddz: error: ") and captured.err.count("\n") == 1
+    for w in words:
+        assert w in captured.err, captured.err
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["simulate", "--hands", str(MAX_SIMULATED + 1)], [f"{MAX_SIMULATED:,}"]),
+    (["compare", "classic", "--hands", str(MAX_HANDS + 1), "--no-progress"],
+     [f"{MAX_HANDS:,}", "several seeds"]),
+    (["compare", "classic", "--hands", "2", "--workers", str(MAX_WORKERS + 1),
+      "--no-progress"], [f"between 1 and {MAX_WORKERS}"]),
+    (["diff", "classic", "two-player", "--examples", "-1"], ["--examples"]),
+])
+def test_every_user_controlled_size_has_a_stated_limit(
+        argv: list[str], words: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    _refused(capsys, argv, *words)
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["moves", ""], ["HAND is empty"]),
+    (["moves", "3Z"], ["HAND: bad card 'Z'"]),
+    (["moves", "3", "--beat", ""], ["--beat is empty"]),
+    (["moves", "3", "--beat", "44445555"], ["--beat 44445555 is not a legal play", "four"]),
+    (["moves", "3", "--beat", "3X"], ["--beat: bad card 'X'"]),
+])
+def test_a_hand_or_play_to_answer_that_is_not_one_names_its_argument(
+        argv: list[str], words: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    _refused(capsys, argv, *words)
+
+
+def test_moves_answer_a_named_play(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["moves", "345", "--beat", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == ["4", "5"]
+
+
+@pytest.mark.parametrize("where", ["file", "parent-is-file", "unwritable"])
+def test_simulate_refuses_a_records_folder_it_cannot_use_before_playing(
+        tmp_path: Path, where: str, capsys: pytest.CaptureFixture[str]) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    folder = {"file": afile, "parent-is-file": afile / "records",
+              "unwritable": Path("/proc/ddz-no-such-place")}[where]
+    _refused(capsys, ["simulate", "--hands", "2", "--records", str(folder)], "--records")
+    assert afile.read_text() == "x"
+
+
+def test_a_failed_record_write_is_one_line_and_keeps_the_records_before_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    real = Path.replace
+    calls = {"n": 0}
+
+    def fail_on_third(self: Path, target: Path) -> Path:  # type: ignore[override]
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise OSError(28, "No space left on device")
+        return real(self, target)
+
+    monkeypatch.setattr(simulate_module.Path, "replace", fail_on_third)
+    _refused(capsys, ["simulate", "--hands", "5", "--records", str(tmp_path)],
+             "No space left on device", "the 2 records written before it are complete")
+    kept = sorted(p.name for p in tmp_path.iterdir())
+    assert kept == ["classic-0-000000.json", "classic-0-000001.json"]
+    for name in kept:
+        json.loads((tmp_path / name).read_text())
+
+
+def test_records_of_a_ruleset_file_replay_from_any_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    records = tmp_path / "records"
+    assert main(["simulate", "-r", CAPPED, "--hands", "3", "--records", str(records)]) == 0
+    assert (records / "capped.yaml").is_file()
+    monkeypatch.chdir(tmp_path.parent)
+    capsys.readouterr()
+    for record in sorted(records.glob("*.json")):
+        assert json.loads(record.read_text())["ruleset"] == "capped.yaml"
+        assert main(["replay", str(record)]) == 0, capsys.readouterr().err
+        assert capsys.readouterr().out.startswith("valid:")
