@@ -32,7 +32,7 @@ from ddz_rules.records import read_record, replay
 from ddz_rules.reports import EXAMPLES, check_report, diff_report
 from ddz_rules.ruleset import bundled_ids, load
 from ddz_rules.simulate import simulate
-from ddz_rules.table import Play, PlayTable, compile_table, table_order
+from ddz_rules.table import Play, PlayTable, beats_reason, compile_table, table_order
 
 #: Most hands one ``ddz simulate`` plays (a run's work is bounded like everything else).
 MAX_SIMULATED = 1_000_000
@@ -163,26 +163,12 @@ def cmd_beats(args: argparse.Namespace) -> int:
     previous = Play(previous_key, previous_reading)
     winners = [r for r in candidates if r.beats(previous.reading)]
     result = bool(winners)
-    reason = _beats_reason(winners[0] if winners else candidates[0], previous, key, result)
+    reason = beats_reason(table.ruleset, Play(key, winners[0] if winners else candidates[0]),
+                          previous)
     payload = {"ruleset": table.ruleset.id, "play": cards.key_text(key),
                "previous": previous.cards, "beats": result, "reason": reason}
     _emit(args, payload, lambda: f"{'yes' if result else 'no'}: {reason}")
     return 0
-
-
-def _beats_reason(reading: Any, previous: Play, key: int, result: bool) -> str:
-    prev = previous.reading
-    mine = f"{cards.key_text(key)} ({reading.short()})"
-    theirs = f"{previous.cards} ({prev.short()})"
-    if reading.level != prev.level:
-        higher, lower = (mine, theirs) if reading.level > prev.level else (theirs, mine)
-        return f"{higher} is of a higher class than {lower} and beats it whatever its type"
-    if (reading.type, reading.length) != (prev.type, prev.length):
-        return (f"{mine} and {theirs} differ in type or chain length; only a bomb or the "
-                "rocket crosses types")
-    if result:
-        return f"{mine} has the higher body ({reading.rank} over {prev.rank}); kickers never count"
-    return f"{mine} does not have a higher body than {theirs} ({reading.rank} vs {prev.rank})"
 
 
 def cmd_moves(args: argparse.Namespace) -> int:

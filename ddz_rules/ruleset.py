@@ -167,6 +167,9 @@ class Ruleset:
     kitty: int
     settlement: str
     combinations: tuple[CombinationType, ...]
+    #: Combination types the ruleset declares with ``enabled: false``: not plays here, kept
+    #: so that a refusal can name the type and quote why.
+    switched_off: tuple[CombinationType, ...]
     kitty_shown: bool
     first_bidder: str
     auction_family: str
@@ -551,9 +554,8 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
     global_kickers = {k: _value(data, "kickers", k) for k in KICKER_RULE_KEYS}
     deck_ranks = tuple(sorted(suited + jokers))
     combos: list[CombinationType] = []
+    switched_off: list[CombinationType] = []
     for name, spec in data["combinations"].items():
-        if not spec.get("enabled", True):
-            continue
         klass = spec.get("class", "plain")
         if klass not in classes:
             near = difflib.get_close_matches(klass, list(classes), n=1)
@@ -584,7 +586,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
             key: (kick[key]["value"] if key in kick else global_kickers[key])
             for key in KICKER_RULE_KEYS
         })
-        combos.append(CombinationType(
+        (combos if spec.get("enabled", True) else switched_off).append(CombinationType(
             name=name, text=spec["text"], width=spec["width"], low=low, high=high,
             min_length=min_length, max_length=max_length, kicker_unit=unit,
             kickers_per_rank=per_rank, klass=klass, level=classes[klass]["level"],
@@ -638,6 +640,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         base=base, players=players, deck_ranks=deck_ranks, copies=copies,
         hand_size=hand_size, kitty=kitty,
         settlement=_value(data, "readings", "settlement"), combinations=tuple(combos),
+        switched_off=tuple(switched_off),
         kitty_shown=_value(data, "deal", "kitty_shown"),
         first_bidder=auction["first_bidder"]["value"], auction_family=family, bids=bids,
         max_robs=max_robs, max_grabs=max_grabs,

@@ -307,17 +307,68 @@ class PlayTable:
             return "a play needs at least one card"
         if n > self.ruleset.max_hand:
             return f"{n} cards; no hand ever holds more than {self.ruleset.max_hand}"
+        counts = cards.unpack(key)
         reasons: dict[str, list[str]] = {}
-        for ctype, chain, kickers, shape_fault in _shapes(self.ruleset, cards.unpack(key)):
+        for ctype, chain, kickers, shape_fault in _shapes(self.ruleset.combinations, counts):
             reason = shape_fault or _kicker_fault(ctype, chain, kickers)
             if reason is None:  # pragma: no cover - would mean the table is wrong
                 reason = "no rule forbids it, yet the table lacks it (please report)"
             types = reasons.setdefault(reason, [])
             if ctype.name not in types:
                 types.append(ctype.name)
+        for ctype, *_ in _shapes(self.ruleset.switched_off, counts):
+            reason = (f"{ctype.name} is not played under {self.ruleset.id} "
+                      f"(combinations.{ctype.name}: \"{ctype.text}\")")
+            reasons.setdefault(reason, [ctype.name])
         if not reasons:
-            return f"no combination type has the shape of these {n} cards"
-        return "; ".join(f"as {', '.join(types)}: {reason}" for reason, types in reasons.items())
+            return f"no combination type of {self.ruleset.id} has the shape of these {n} cards"
+        return "; ".join(reason if reason.startswith(f"{types[0]} is not played") else
+                         f"as {', '.join(types)}: {reason}" for reason, types in reasons.items())
+
+
+def beats_reason(ruleset: Ruleset, play: Play, previous: Play) -> str:
+    """Why ``play`` beats ``previous``, or does not, in one sentence: :meth:`Reading.beats`
+    told in words, from the side of the play being made.
+
+    >>> from ddz_rules.ruleset import load
+    >>> table = compile_table(load("classic"))
+    >>> beats_reason(table.ruleset, table.play("3333"), table.play("BR"))  # doctest: +ELLIPSIS
+    '3333 (bomb/1/3), of class bomb, is below BR (rocket/1/R), of class rocket; ...'
+    >>> beats_reason(table.ruleset, table.play("R"), table.play("B"))
+    'R (single/1/R) ranks higher than B (single/1/B) (R over B)'
+    """
+    mine, theirs = play.reading, previous.reading
+    shown = f"{play.cards} ({mine.short()})"
+    other = f"{previous.cards} ({theirs.short()})"
+    classes = ruleset.class_of
+    if mine.level != theirs.level:
+        if mine.level > theirs.level:
+            return (f"{shown}, of class {classes[mine.type]}, is above {other}, of class "
+                    f"{classes[theirs.type]}, and beats it whatever its type")
+        return (f"{shown}, of class {classes[mine.type]}, is below {other}, of class "
+                f"{classes[theirs.type]}; a play beats only plays of its own class or a lower one")
+    if (mine.type, mine.length) != (theirs.type, theirs.length):
+        return (f"{shown} and {other} differ in type or length; within a class, a play beats "
+                "only the same type and length")
+    kickers = "; kickers never count" if mine.kicker_key or theirs.kicker_key else ""
+    if mine.beats(theirs):
+        return f"{shown} ranks higher than {other} ({mine.rank} over {theirs.rank}){kickers}"
+    return f"{shown} does not rank higher than {other} ({mine.rank} vs {theirs.rank}){kickers}"
+
+
+def _length_phrase(ctype: CombinationType) -> str:
+    """How many ranks a chain of this type spans, as a player would say it.
+
+    >>> from ddz_rules.ruleset import load
+    >>> _length_phrase(load("classic").combination("pair_straight"))
+    'at least 3'
+    >>> _length_phrase(load("turned-card").combination("pair_straight"))
+    'exactly 3'
+    """
+    low, high = ctype.min_length, ctype.max_length
+    if high is None:
+        return f"at least {low}"
+    return f"exactly {low}" if low == high else f"{low} to {high}"
 
 
 def table_order(key: int) -> tuple[int, tuple[int, ...]]:
@@ -339,14 +390,14 @@ def _kicker_fault(ctype: CombinationType, chain: Sequence[int],
     return whole_reason(ctype, chain, kickers)
 
 
-def _shapes(ruleset: Ruleset, counts: Sequence[int]
+def _shapes(types: Iterable[CombinationType], counts: Sequence[int]
             ) -> Iterator[tuple[CombinationType, tuple[int, ...], list[int], str | None]]:
-    """Every way the counts split into a body chain and kickers of a declared type's shape.
+    """Every way the counts split into a body chain and kickers of one of ``types``' shapes.
 
     Chain range and length are checked here and reported as the shape's fault, so ``explain``
     can say "a straight stops at A" rather than "no such shape".
     """
-    for ctype in ruleset.combinations:
+    for ctype in types:
         for start in range(cards.NUM_RANKS):
             for end in range(start, cards.NUM_RANKS):
                 if counts[end] < ctype.width:
@@ -375,9 +426,8 @@ def _shapes(ruleset: Ruleset, counts: Sequence[int]
                              f"bodies may only use ranks {RANKS[ctype.low]}-{RANKS[ctype.high]}")
                 elif length < ctype.min_length or (ctype.max_length is not None
                                                     and length > ctype.max_length):
-                    most = ctype.max_length if ctype.max_length is not None else "any"
-                    fault = (f"its chain has {length} ranks, but {ctype.name} needs "
-                             f"{ctype.min_length} to {most}")
+                    fault = (f"a {ctype.name} runs over {_length_phrase(ctype)} "
+                             f"consecutive ranks; these cards run over {length}")
                 yield ctype, chain, rest, fault
 
 

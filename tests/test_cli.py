@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from ddz_rules import compile_table, load
 from ddz_rules.cli import main
 
 
@@ -114,3 +115,46 @@ def test_usage_errors_are_one_line_with_exit_2(capsys: pytest.CaptureFixture[str
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and words in err
+
+
+# ------------------------------------------------------------------ answers that explain rules
+
+
+@pytest.mark.parametrize(("ruleset", "cards_text", "kind"), [
+    ("turned-card", "3334445566", "airplane_pairs"),
+    ("docs/examples/my-variant.yaml", "33334455", "four_two_pairs"),
+])
+def test_a_type_the_ruleset_switches_off_is_named_and_its_prose_quoted(
+        ruleset: str, cards_text: str, kind: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["classify", "-r", ruleset, cards_text, "--json"]) == 0
+    reason = json.loads(capsys.readouterr().out)["reason"]
+    table = compile_table(load(ruleset))
+    text = next(c.text for c in table.ruleset.switched_off if c.name == kind)
+    assert f"{kind} is not played under {table.ruleset.id}" in reason
+    assert text in reason
+
+
+@pytest.mark.parametrize(("ruleset", "cards_text", "phrase"), [
+    ("classic", "3344", "runs over at least 3 consecutive ranks; these cards run over 2"),
+    ("turned-card", "33445566", "runs over exactly 3 consecutive ranks; these cards run over 4"),
+])
+def test_a_chain_of_the_wrong_length_says_how_long_it_must_be(
+        ruleset: str, cards_text: str, phrase: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["classify", "-r", ruleset, cards_text]) == 0
+    out = capsys.readouterr().out
+    assert phrase in out and "to any" not in out
+
+
+def test_beats_answers_from_the_side_of_the_play_being_made(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["beats", "3333", "BR"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("no: 3333 (bomb/1/3), of class bomb, is below BR")
+
+
+@pytest.mark.parametrize(("play", "previous", "kickers"), [
+    ("R", "B", False), ("44", "33", False), ("KKK3", "QQQR", True)])
+def test_kickers_are_mentioned_only_where_there_are_kickers(
+        play: str, previous: str, kickers: bool, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["beats", play, previous]) == 0
+    assert ("kickers never count" in capsys.readouterr().out) is kickers

@@ -535,13 +535,13 @@ def test_a_bad_play_argument_is_a_usage_error_naming_it(
 
 
 @pytest.mark.parametrize(("argv", "answer"), [
-    (["beats", "KKK3", "QQQR"], "yes: 3KKK (trio_single/1/K) has the higher body"),
-    (["beats", "3", "4"], "no: 3 (single/1/3) does not have a higher body than 4"),
+    (["beats", "KKK3", "QQQR"], "yes: 3KKK (trio_single/1/K) ranks higher than QQQR"),
+    (["beats", "3", "4"], "no: 3 (single/1/3) does not rank higher than 4"),
     (["beats", "456789", "34567"], "no: 456789 (straight/6/9) and 34567 (straight/5/7) differ"),
     (["beats", "-r", "marked-card", "333444555666@airplane/4/6", "333444555777"],
      "no: 333444555666 (airplane/4/6) and 333444555777 (airplane_singles/3/5) differ"),
     (["beats", "-r", "marked-card", "333444555666", "333444555777"],
-     "yes: 333444555666 (airplane_singles/3/6) has the higher body (6 over 5)"),
+     "yes: 333444555666 (airplane_singles/3/6) ranks higher than 333444555777"),
     (["classify", "44445555"], "44445555: not a legal play: as airplane_singles"),
 ])
 def test_a_question_about_legal_plays_is_answered_with_exit_0(
