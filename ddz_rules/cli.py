@@ -201,18 +201,50 @@ def cmd_plays(args: argparse.Namespace) -> int:
 
 def _diff_text(report: dict[str, Any]) -> str:
     a, b = report["a"], report["b"]
-    lines = [f"{a}: {report['plays'][a]} plays; {b}: {report['plays'][b]} plays"]
+    rules = report["rules"]
+    lines = [f"rules that differ: {len(rules)}" if rules else
+             f"rules that differ: none; {a} and {b} state the same rules"]
+    for rule in rules:
+        changes = "; ".join(
+            (f"{c['field']} " if c["field"] else "") + f"{_value_text(c['a'])} in {a}, "
+            f"{_value_text(c['b'])} in {b}" for c in rule["changed"])
+        if not rule["a"]["stated"] or not rule["b"]["stated"]:
+            changes = f"stated only in {b if rule['b']['stated'] else a}"
+        lines.append(f"  {rule['key']}: {changes}")
+        lines.append(f"      {a}: {_clip(rule['a']['text'])}")
+        lines.append(f"      {b}: {_clip(rule['b']['text'])}")
+    lines.append(f"plays: {report['plays'][a]} card sets in {a}, {report['plays'][b]} in {b}")
     for label, part in ((f"legal in {a} only", report["only_a"]),
                         (f"legal in {b} only", report["only_b"])):
-        lines.append(f"{label}: {part['count']}")
-        lines += [f"    {t:<18} {n:>6}" for t, n in part["by_type"].items()]
+        lines.append(f"  {label}: {part['count']} card sets"
+                     + ("; their readings by type:" if part["count"] else ""))
+        lines += [f"    {t:<18} {n:>6}" for t, n in part["readings_by_type"].items()]
         if part["examples"]:
-            lines.append(f"    e.g. {', '.join(part['examples'])}")
+            lines.append(f"    e.g. {', '.join(part['examples'])}{_more(part)}")
     differ = report["read_differently"]
-    lines.append(f"read differently: {differ['count']}")
+    lines.append(f"  read differently: {differ['count']} card sets")
     for item in differ["examples"]:
-        lines.append(f"    {item['cards']}: {a} {', '.join(item[a])}; {b} {', '.join(item[b])}")
+        lines.append(f"    {item['cards']}: {a} {', '.join(item[a])}; "
+                     f"{b} {', '.join(item[b])}")
+    if differ["shown"] < differ["count"]:
+        lines.append(f"    ({differ['shown']} of {differ['count']} shown; --examples N for "
+                     "more)")
     return "\n".join(lines)
+
+
+def _more(part: dict[str, Any]) -> str:
+    left = part["count"] - part["shown"]
+    return f" ({part['shown']} of {part['count']} shown; --examples N for more)" if left else ""
+
+
+def _value_text(value: Any) -> str:
+    if value is None:
+        return "none"
+    return _clip(value if isinstance(value, str) else json.dumps(value), 60)
+
+
+def _clip(text: str, width: int = 160) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -453,8 +485,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--beat", metavar="PLAY", help="the play to answer (default: leading)")
     add("plays", cmd_plays, "The whole play table as JSON Lines: test vectors for other engines.",
         ruleset=True)
-    p = add("diff", cmd_diff, "Plays legal in one ruleset and not the other, and plays read "
-            "differently.")
+    p = add("diff", cmd_diff, "Every rule that differs between two rulesets (both values and "
+            "both texts), then the plays legal in one only and the plays read differently.")
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
     p.add_argument("--examples", type=int, default=EXAMPLES, help="examples per section")

@@ -97,7 +97,7 @@ def test_diff_counts_and_examples(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "diff", "classic", "marked-card", "--json")
     report = json.loads(out)
     assert report["only_a"]["count"] == 156
-    assert report["only_a"]["by_type"] == {"four_two_singles": 156}
+    assert report["only_a"]["readings_by_type"] == {"four_two_singles": 156}
     assert report["read_differently"]["count"] > 0
 
 
@@ -158,3 +158,33 @@ def test_kickers_are_mentioned_only_where_there_are_kickers(
         play: str, previous: str, kickers: bool, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["beats", play, previous]) == 0
     assert ("kickers never count" in capsys.readouterr().out) is kickers
+
+
+def test_diff_names_every_rule_that_differs_with_both_values_and_texts(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    capped = "tests/fixtures/variants/capped.yaml"
+    _, out, _ = run(capsys, "diff", "classic", capped, "--json")
+    report = json.loads(out)
+    assert [r["key"] for r in report["rules"]] == ["scoring.cap"]
+    rule = report["rules"][0]
+    assert rule["a"]["value"] is None and rule["b"]["value"] == 8
+    assert rule["b"]["text"] == load(capped).data["scoring"]["cap"]["text"]
+    assert report["only_a"]["count"] == report["only_b"]["count"] == 0
+    _, text, _ = run(capsys, "diff", "classic", capped)
+    assert text.startswith("rules that differ: 1\n  scoring.cap: none in classic, 8 in capped")
+
+
+def test_diff_shows_a_combinations_changed_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "diff", "classic", "turned-card")
+    assert ("combinations.straight: length.max 12 in classic, 5 in turned-card; ranks 3-A in "
+            "classic, 3-K in turned-card") in out
+    assert "combinations.airplane_pairs: enabled (default) in classic, false in turned-card" \
+        in out
+
+
+def test_diff_says_how_many_examples_of_how_many_it_shows(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "diff", "classic", "marked-card", "--examples", "2")
+    report_line = next(line for line in out.splitlines() if "e.g." in line)
+    assert "(2 of 156 shown; --examples N for more)" in report_line
+    assert "card sets; their readings by type:" in out

@@ -44,11 +44,11 @@ def pair_md(book: Book, a: str, b: str, report: dict[str, Any]) -> str:
                      f"what {b} changes lies outside the play table (see "
                      f"[its page](../rulesets/{b}.md#what-it-changes-from-{a})).")
         return "\n\n".join(parts)
-    types = sorted(set(only_a["by_type"]) | set(only_b["by_type"]),
+    types = sorted(set(only_a["readings_by_type"]) | set(only_b["readings_by_type"]),
                    key=lambda t: list(book.counts(a)).index(t) if t in book.counts(a) else 99)
     if types:
-        rows = [[type_name(t) + f" · {code_html(t)}", number(only_a["by_type"].get(t, 0)),
-                 number(only_b["by_type"].get(t, 0))] for t in types]
+        rows = [[type_name(t) + f" · {code_html(t)}", number(only_a["readings_by_type"].get(t, 0)),
+                 number(only_b["readings_by_type"].get(t, 0))] for t in types]
         parts.append("Plays legal in one ruleset only, by the type they read as there (a play "
                      "that reads several ways counts once for each reading):")
         parts.append(table(["Type", f"only in {a}", f"only in {b}"], rows))
