@@ -99,7 +99,7 @@ def test_an_interrupted_run_resumes_with_no_hand_lost_or_counted_twice(tmp_path:
 @pytest.mark.parametrize(("argv", "words"), [
     (["compare", "nope", "--hands", "5"], "unknown ruleset 'nope'"),
     (["compare", "classic", "--bots", "genius", "--hands", "5"], "unknown bot level 'genius'"),
-    (["compare", "classic", "--hands", "0"], "--hands must be at least 1"),
+    (["compare", "classic", "--hands", "0"], "--hands must be between 1 and"),
     (["compare", "classic", "--hands", "5", "--resume"], "--resume needs --out"),
     (["compare", "classic", "--hands", "5", "--scheduler", "tcp://127.0.0.1:9"],
      "cannot reach the Dask scheduler at tcp://127.0.0.1:9"),

@@ -115,7 +115,7 @@ def test_simulate_is_reproducible_from_its_seed() -> None:
 
 def test_simulate_refuses_zero_hands(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--hands", "0"]) == 2
-    assert "--hands must be at least 1" in capsys.readouterr().err
+    assert "--hands must be between 1 and" in capsys.readouterr().err
 
 
 def test_replay_prints_the_documented_result_fields(capsys: pytest.CaptureFixture[str]) -> None:
