@@ -33,3 +33,15 @@ def test_readme_example_prints_what_the_readme_shows(command: str, expected: str
     main(argv[1:])
     out, err = capsys.readouterr()
     assert (out + err).strip() == expected
+
+
+def test_the_readme_lists_every_bundled_ruleset() -> None:
+    from ddz_rules import bundled_ids
+
+    listed = set(re.findall(r"^\| `([a-z-]+)` \| `(?:rules|variants)/", README, re.M))
+    assert listed == set(bundled_ids())
+
+
+def test_the_readme_says_what_ci_runs() -> None:
+    ci = (Path(__file__).parent.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert "mkdocs build --strict" in ci and "rules book" in README.split("```", 2)[2][:900]

@@ -65,9 +65,28 @@ def number(n: int) -> str:
     return f"{n:,}"
 
 
+def plural_of(word: str) -> str:
+    """The plural of a noun (or of a phrase ending in one): ``copy`` -> ``copies``.
+
+    >>> [plural_of(w) for w in ("play", "copy", "pass", "single card", "way")]
+    ['plays', 'copies', 'passes', 'single cards', 'ways']
+    """
+    if re.search(r"[^aeiou]y$", word):
+        return word[:-1] + "ies"
+    if re.search(r"(s|x|ch|sh)$", word):
+        return word + "es"
+    return word + "s"
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
-    """``1 play``, ``2 plays``."""
-    return f"{number(n)} {word if n == 1 else (words or word + 's')}"
+    """A count and its noun, agreeing: every "N noun(s)" of every page goes through here.
+
+    >>> plural(1, "play"), plural(24639, "play"), plural(1, "copy"), plural(2, "copy")
+    ('1 play', '24,639 plays', '1 copy', '2 copies')
+    >>> plural(2, "four", "fours"), plural(0, "pass")
+    ('2 fours', '0 passes')
+    """
+    return f"{number(n)} {word if n == 1 else (words or plural_of(word))}"
 
 
 def code(text: str) -> str:
@@ -174,4 +193,4 @@ def ranks_text(ranks: str) -> str:
     if len(ranks) <= 2:
         return card_faces(ranks)
     return (f"{card_faces(ranks[0])} to {card_faces(ranks[-1])} "
-            f"({len(ranks)} ranks)")
+            f"({plural(len(ranks), 'rank')})")
