@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 
 from ddz_rules import cards
 from ddz_rules.errors import DdzError, UsageError
-from ddz_rules.records import read_record, replay
+from ddz_rules.records import is_match_record, read_record, replay, replay_match
 from ddz_rules.reports import EXAMPLES, check_report, diff_report
 from ddz_rules.ruleset import bundled_ids, load
 from ddz_rules.simulate import simulate
@@ -257,6 +257,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     record = read_record(args.record)
+    if is_match_record(record):
+        return _replay_match(args, record)
     outcome = replay(record, args.record)
     payload = outcome.to_json()
 
@@ -268,6 +270,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     _emit(args, payload, text)
     return 0 if outcome.valid else 1
+
+
+def _replay_match(args: argparse.Namespace, record: dict[str, Any]) -> int:
+    checked = replay_match(record, args.record)
+    payload = checked.to_json()
+
+    def text() -> str:
+        if not checked.valid:
+            where = f"hand {payload['hand']}" if payload["hand"] is not None else "result"
+            if payload["index"] is not None:
+                where += f", action {payload['index']} ({payload['action']!r})"
+            return f"invalid: {where}: {payload['reason']}"
+        verdict = (f"a tie between seats {payload['winners']}" if payload["tie"]
+                   else f"seat {payload['winners'][0]} wins")
+        return (f"valid match: {len(record['hands'])} deals, {payload['counted']} hands "
+                f"counted; {verdict}; totals {payload['totals']}")
+
+    _emit(args, payload, text)
+    return 0 if checked.valid else 1
 
 
 def _result_text(result: dict[str, Any]) -> str:
@@ -342,6 +363,123 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_match(args: argparse.Namespace) -> int:
+    from ddz_rules.compare.matches import (
+        MatchSpec,
+        execute_matches,
+        play_match,
+        seats_of,
+        summarize_matches,
+    )
+
+    ruleset = load(args.ruleset)
+    spec = MatchSpec(args.ruleset, seats_of(args.bots, ruleset.players), args.seed,
+                     args.matches)
+    entrant = spec.resolve()
+    if args.record and args.matches != 1:
+        raise UsageError("--record writes one match; leave out --matches, or use --out")
+    record_path = Path(args.record) if args.record else None
+    if record_path is not None and (record_path.exists() or record_path.is_dir()):
+        raise UsageError(f"--record {record_path} already exists; choose another file "
+                         "(nothing was overwritten)")
+    if args.matches == 1 and args.out is None:
+        row = play_match(spec.tasks()[0], records=record_path is not None)
+        if record_path is not None:
+            _write_match_record(record_path, row, entrant.ruleset, args.seed)
+        _emit(args, _match_json(row, args.seed), lambda: _match_text(row, entrant.ruleset,
+                                                                    args.seed))
+        return 0
+    with _progress(args.progress, "matches") as tick, _terminate_cleanly():
+        rows = execute_matches(spec, workers=args.workers, scheduler=args.scheduler,
+                               out=Path(args.out) if args.out else None, resume=args.resume,
+                               progress=tick)
+    if len(rows) == 1:
+        _emit(args, _match_json(rows[0], args.seed),
+              lambda: _match_text(rows[0], entrant.ruleset, args.seed))
+        return 0
+    summary = {"ruleset": entrant.id, "seed": args.seed, "seats": list(spec.seats),
+               **summarize_matches(rows)}
+    _emit(args, summary, lambda: _matches_text(summary, entrant.ruleset))
+    return 0
+
+
+def _match_json(row: dict[str, Any], seed: int) -> dict[str, Any]:
+    return {"ruleset": row["ruleset"], "seed": seed, "index": row["index"],
+            "seats": row["seats"], "hands": row["hands"], "totals": row["totals"],
+            "hands_won": row["hands_won"], "winners": row["winners"], "tie": row["tie"],
+            "counted": row["counted"], "decided_at": row["decided_at"]}
+
+
+def _match_rules_text(rules: Any) -> str:
+    """A ruleset's match rules in a phrase: "10 hands", "first to 20, at most 30 hands"."""
+    length = {"hands": f"{rules.hands} hands",
+              "target": f"first to {rules.target}, at most {rules.hands} hands",
+              "best_of": f"best of {rules.hands} hands"}[rules.length]
+    return f"{length}, ties {rules.ties.replace('_', ' ')}"
+
+
+def _signed(values: Sequence[int]) -> str:
+    return " ".join(f"{v:+5d}" for v in values)
+
+
+def _match_text(row: dict[str, Any], ruleset: Any, seed: int) -> str:
+    rules = ruleset.match
+    seats = ", ".join(f"{s} {level}" for s, level in enumerate(row["seats"]))
+    lines = [f"{row['ruleset']}: a match ({_match_rules_text(rules)}, the deal passes "
+             f"{rules.rotation.replace('_', ' ')}); seats {seats}; seed {seed}",
+             f"{'deal':>4} {'dealer':>6}  {'hand':<10} {'scores':<{6 * len(row['seats'])}}"
+             f" totals"]
+    running = [0] * len(row["seats"])
+    counted = 0
+    for number, hand in enumerate(row["hands"], start=1):
+        running = [t + s for t, s in zip(running, hand["scores"], strict=True)]
+        counted += hand["counted"]
+        what = (f"{counted:>2}" if hand["counted"] else "--") + (
+            " thrown in" if hand["redeal"] else "")
+        lines.append(f"{number:>4} {hand['dealer']:>6}  {what:<10} {_signed(hand['scores'])}"
+                     f"  {_signed(running)}")
+    winners = " and ".join(f"seat {s} ({row['seats'][s]})" for s in row["winners"])
+    verdict = (f"a tie between {winners}" if row["tie"] else f"{winners} wins")
+    decided = (f", decided after hand {row['decided_at']} of {row['counted']}"
+               if row["decided_at"] is not None else "")
+    lines.append(f"result: {verdict}{decided}; totals {row['totals']}")
+    return "\n".join(lines)
+
+
+def _matches_text(summary: dict[str, Any], ruleset: Any) -> str:
+    def rate(e: dict[str, Any]) -> str:
+        return f"{100 * e['mean']:.1f}% [{100 * e['low']:.1f}, {100 * e['high']:.1f}]"
+
+    rules = ruleset.match
+    lines = [f"{summary['ruleset']}: {summary['matches']} matches "
+             f"({_match_rules_text(rules)}), seed {summary['seed']}; 95% intervals"]
+    lines += [f"  seat {s['seat']} ({s['level']}): won {rate(s['wins'])} outright"
+              for s in summary["seats"]]
+    if len(summary["levels"]) > 1:
+        lines += [f"  level {level}: won {rate(e['win_rate'])} of the {e['seats_played']} "
+                  "seats it played" for level, e in summary["levels"].items()]
+    h, d = summary["hands"], summary["deals"]
+    lines.append(f"  ties: {rate(summary['ties'])}")
+    lines.append(f"  length: {h['mean']:.2f} hands [{h['low']:.2f}, {h['high']:.2f}], "
+                 f"{d['mean']:.2f} deals [{d['low']:.2f}, {d['high']:.2f}]")
+    lines.append(f"  decided before the last hand: {rate(summary['decided_before_last'])}")
+    return "\n".join(lines)
+
+
+def _write_match_record(path: Path, row: dict[str, Any], ruleset: Any, seed: int) -> None:
+    from ddz_rules.records import ruleset_beside, write_whole
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--record {path}: cannot create its folder: {exc.strerror}") from None
+    named = ruleset_beside(path.parent, ruleset)
+    record = {"ruleset": named, "seed": seed, "index": row["index"], "seats": row["seats"],
+              "hands": [{**r, "ruleset": named} for r in row["records"]],
+              "totals": row["totals"], "winners": row["winners"], "tie": row["tie"]}
+    write_whole(path, json.dumps(record) + "\n", "nothing was written")
+
+
 class _terminate_cleanly:
     """While a run plays, SIGTERM stops it as Ctrl-C does: workers stopped, results kept."""
 
@@ -371,7 +509,8 @@ class _progress:
     #: A run expected to last longer than this (seconds) is announced with its estimate.
     LONG = 60.0
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, unit: str = "hands") -> None:
+        self.unit = unit
         self.announce = enabled
         self.enabled = enabled and sys.stderr.isatty()
         self.bar: Any = None
@@ -389,7 +528,7 @@ class _progress:
                 TimeRemainingColumn,
             )
 
-            self.bar = Progress(TextColumn("hands"), BarColumn(), MofNCompleteColumn(),
+            self.bar = Progress(TextColumn(self.unit), BarColumn(), MofNCompleteColumn(),
                                 TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
                                 TextColumn("{task.fields[total_time]}"), transient=True)
             self.bar.__enter__()
@@ -409,12 +548,14 @@ class _progress:
         per_hand = elapsed / played
         whole = elapsed + per_hand * (total - done)
         if self.bar is not None:
-            self.bar.update(self.task, completed=done, rate=f"{played / elapsed:.1f} hands/s",
+            self.bar.update(self.task, completed=done,
+                            rate=f"{played / elapsed:.1f} {self.unit}/s",
                             total_time=f"about {_duration(whole)} in all")
         if self.announce and not self.estimated and whole > self.LONG and done < total:
             self.estimated = True
-            message = (f"ddz: {per_hand:.2f} s a hand so far: the {total - self.start[0]} "
-                       f"hands to play will take about {_duration(whole)} in all")
+            message = (f"ddz: {per_hand:.2f} s a {self.unit[:-1]} so far: the "
+                       f"{total - self.start[0]} {self.unit} to play will take about "
+                       f"{_duration(whole)} in all")
             if self.bar is not None:
                 self.bar.console.print(message)
             else:
@@ -490,19 +631,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
     p.add_argument("--examples", type=int, default=EXAMPLES, help="examples per section")
-    p = add("replay", cmd_replay, "Check a hand record action by action and print its result.")
+    p = add("replay", cmd_replay, "Check a hand record action by action, or a match record "
+            "hand by hand, and print its result.")
     p.add_argument("record", metavar="RECORD.json")
     p.epilog = ("Exit codes: 0 the record is valid; 1 it is invalid: an illegal action (its "
-                "index and the reason are printed) or a record that stops before the hand "
-                "ends; 2 the file cannot be read or is not a well-formed record (the error "
-                "names the file and the field), or another usage error; " + interrupted)
+                "index and the reason are printed), a record that stops before the hand or "
+                "match ends, or a match hand dealt by the wrong seat; 2 the file cannot be read "
+                "or is not a well-formed record (the error names the file and the field), "
+                "including a match record whose totals or winners are not what its hands "
+                "give, or another usage error; " + interrupted)
     p = add("simulate", cmd_simulate, "Play hands with uniformly random legal players and "
             "summarise them.", ruleset=True)
     p.add_argument("--hands", type=int, default=1000, help="hands to play (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--records", metavar="DIR", help="write every hand's record here")
     p = add("compare", cmd_compare, "Play many paired hands per ruleset with bots and compare "
-            "the rulesets, with 95%% confidence intervals.")
+            "the rulesets, with 95 percent confidence intervals.")
     p.add_argument("rulesets", nargs="+", metavar="RULESET")
     p.add_argument("--hands", type=int, default=1000, help="hands per ruleset (default 1000)")
     p.add_argument("--bots", default="standard", help="bot level for every seat: random, "
@@ -515,6 +659,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue the run in --out FILE")
     p.add_argument("--csv", action="store_true", help="print CSV instead of the table")
     p.add_argument("--plots", metavar="DIR", help="write PNG charts of the main measures")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar")
+    p = add("match", cmd_match, "Play whole matches (the ruleset's match rules) with a bot "
+            "level per seat; one match hand by hand, or many summarised.", ruleset=True)
+    p.add_argument("--bots", default="standard", metavar="LEVEL[,LEVEL,...]",
+                   help="one level for every seat, or one per seat in seat order "
+                   "(random, standard, medium, extreme; default standard)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--matches", type=int, default=1, help="matches to play (default 1)")
+    p.add_argument("--record", metavar="FILE", help="write the match record (one match)")
+    p.add_argument("--workers", type=int, default=1, help="local worker processes")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run on")
+    p.add_argument("--out", metavar="FILE", help="append each finished match to this JSON "
+                   "Lines file")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out FILE")
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar")
     return parser

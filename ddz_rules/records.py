@@ -25,11 +25,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from ddz_rules import cards
 from ddz_rules.auction import IllegalActionError
-from ddz_rules.errors import DdzError
+from ddz_rules.errors import DdzError, UsageError
 from ddz_rules.game import PASS, Deal, Hand, Passed, Played, Said, deal, first_bidder
 from ddz_rules.inputs import read_bounded, resolve_beside, strict_validator
+from ddz_rules.match import MatchState, Outcome, side_winners
 from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
 
 MAX_RECORD_BYTES = 1024 * 1024
@@ -96,6 +99,30 @@ def to_record(hand: Hand) -> dict[str, Any]:
     if hand.result is not None:
         record["result"] = hand.result.to_json()
     return record
+
+
+def write_whole(path: Path, text: str, kept: str) -> None:
+    """Write a file whole or not at all (a temporary file, then a rename); a failure is one
+    line that names the file and says what was ``kept``."""
+    part = path.with_name(path.name + ".part")
+    try:
+        part.write_text(text, encoding="utf-8")
+        part.replace(path)
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        raise UsageError(f"writing {path} failed: {exc.strerror or exc}; {kept}") from None
+
+
+def ruleset_beside(folder: Path, ruleset: Ruleset) -> str:
+    """How records written to ``folder`` name their ruleset: its id if bundled, else a copy
+    of the (merged) ruleset written there as ``ID.yaml``, so the records replay anywhere."""
+    if ruleset.id in bundled_ids() and load_bundled(ruleset.id) is ruleset:
+        return ruleset.id
+    name = f"{ruleset.id}.yaml"
+    write_whole(folder / name, yaml.safe_dump(dict(ruleset.data), sort_keys=False,
+                                              allow_unicode=True),
+                "no record was written")
+    return name
 
 
 def read_record(path: str) -> dict[str, Any]:
@@ -278,12 +305,26 @@ def _unprintable(char: str) -> str:
     return f"U+{code:04X}, {what}"
 
 
+@cache
+def match_record_schema() -> dict[str, Any]:
+    text = (Path(__file__).parent / "schema" / "match-record.schema.json").read_text(
+        encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def is_match_record(data: Any) -> bool:
+    """A match record holds ``seats`` and a list of ``hands``; a hand record holds ``deal``."""
+    return isinstance(data, dict) and "seats" in data and "deal" not in data
+
+
 def check_shape(data: Any, where: str = "record") -> dict[str, Any]:
     """Validate a record against its JSON Schema; one line naming the field at fault."""
     if not isinstance(data, dict):
         raise RecordError(f"{where}: a record is a JSON object, not {_kind(data)}")
     _check_values(data, where)
-    errors = sorted(strict_validator(record_schema()).iter_errors(data),
+    schema = match_record_schema() if is_match_record(data) else record_schema()
+    errors = sorted(strict_validator(schema).iter_errors(data),
                     key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         error = errors[0]
@@ -455,3 +496,66 @@ def replay(record: dict[str, Any], where: str = "record") -> Replay:
                       f"the record stops before the hand ends ({hand.phase.value} phase, "
                       f"seat {hand.to_act} to act)")
     return Replay(True, hand)
+
+
+@dataclass(frozen=True)
+class MatchReplay:
+    """The outcome of replaying a match record: valid, or the first fault and where."""
+
+    valid: bool
+    outcome: Outcome | None = None
+    hand: int | None = None
+    index: int | None = None
+    action: str | None = None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if not self.valid:
+            return {"valid": False, "hand": self.hand, "index": self.index,
+                    "action": self.action, "reason": self.reason}
+        assert self.outcome is not None
+        o = self.outcome
+        return {"valid": True, "match": True, "totals": list(o.totals),
+                "hands_won": list(o.hands_won), "winners": list(o.winners), "tie": o.tie,
+                "counted": o.counted, "decided_at": o.decided_at}
+
+
+def replay_match(record: dict[str, Any], where: str = "record") -> MatchReplay:
+    """Check a match record: every hand replays, each deal is dealt by the seat the ruleset's
+    ``match.rotation`` names, the match ends exactly where its ``match`` rules say, and the
+    stated totals, winners and tie are the ones the hands give."""
+    check_shape(record, where)
+    ruleset = ruleset_of(record, where)
+    state = MatchState(ruleset, first_dealer=record.get("index", 0) % ruleset.players)
+    for number, hand_record in enumerate(record["hands"]):
+        at = f"{where}: hand {number}"
+        if state.over:
+            return MatchReplay(False, hand=number, reason="the match was already over; this "
+                               "hand is one too many")
+        if hand_record.get("ruleset") != record["ruleset"]:
+            raise RecordError(f"{at}: field ruleset: {hand_record.get('ruleset')!r}, but the "
+                              f"match is played under {record['ruleset']!r}")
+        done = replay(hand_record, where)
+        if not done.valid:
+            return MatchReplay(False, hand=number, index=done.index, action=done.action,
+                               reason=done.reason)
+        if done.hand.deal.dealer != state.dealer:
+            return MatchReplay(False, hand=number, reason=(
+                f"dealt by seat {done.hand.deal.dealer}, but match.rotation "
+                f"({ruleset.match.rotation}) has seat {state.dealer} deal it"))
+        result = done.hand.result
+        assert result is not None
+        state.add(result.scores, side_winners(ruleset.players, result.landlord, result.winner),
+                  result.redeal)
+    if not state.over:
+        return MatchReplay(False, hand=len(record["hands"]), reason=(
+            f"the record stops before the match ends ({state.counted} hands counted; "
+            f"match.length {ruleset.match.length}, match.hands {ruleset.match.hands})"))
+    outcome = state.outcome()
+    for name, stated, actual in (("totals", record["totals"], list(outcome.totals)),
+                                 ("winners", record["winners"], list(outcome.winners)),
+                                 ("tie", record["tie"], outcome.tie)):
+        if stated != actual:
+            raise RecordError(f"{where}: field {name}: the record says {stated}, but its "
+                              f"hands give {actual}")
+    return MatchReplay(True, outcome)

@@ -117,6 +117,18 @@ KICKER_RULE_KEYS = tuple(KickerRules.__dataclass_fields__)
 
 
 @dataclass(frozen=True)
+class MatchRules:
+    """How hands make a match (the ``match`` keys): see :mod:`ddz_rules.match`."""
+
+    length: str
+    hands: int
+    target: int | None
+    ties: str
+    rotation: str
+    redeal: str
+
+
+@dataclass(frozen=True)
 class CombinationType:
     """One declared combination type: body shape, chain, kickers and class."""
 
@@ -181,6 +193,7 @@ class Ruleset:
     base_rule: str
     multipliers: tuple[tuple[str, int], ...]
     cap: int | None
+    match: MatchRules
     data: Mapping[str, Any] = field(compare=False, repr=False)
     overlay: Mapping[str, Any] = field(compare=False, repr=False)
     origins: Mapping[KeyPath, tuple[str, int]] = field(compare=False, repr=False)
@@ -635,6 +648,15 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         raise fail(f"one hand's multiplier could reach about 10^{digits:.0f} ({worst}); at most "
                    f"10^{MAX_MULTIPLIER_DIGITS} is supported, so lower the factors",
                    "scoring", "multipliers", "value")
+    stated = data["match"]
+    match = MatchRules(
+        length=_value(data, "match", "length"), hands=_value(data, "match", "hands"),
+        target=_value(data, "match", "target") if "target" in stated else None,
+        ties=_value(data, "match", "ties"), rotation=_value(data, "match", "rotation"),
+        redeal=_value(data, "match", "redeal"))
+    if match.length == "target" and match.target is None:
+        raise fail("a target match needs match.target, the total that ends it",
+                   "match", "length", "value")
     return Ruleset(
         id=data["id"], title=data["title"], summary=data["summary"], path=top.path,
         base=base, players=players, deck_ranks=deck_ranks, copies=copies,
@@ -646,6 +668,6 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         max_robs=max_robs, max_grabs=max_grabs,
         all_pass=auction["all_pass"]["value"], peasant_goal=peasant_goal,
         base_rule=base_rule, multipliers=tuple(multipliers.items()),
-        cap=_value(data, "scoring", "cap"),
+        cap=_value(data, "scoring", "cap"), match=match,
         data=data, overlay=top.data, origins=dict(origins),
     )

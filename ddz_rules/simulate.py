@@ -14,12 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ddz_rules.errors import UsageError
 from ddz_rules.game import Hand
-from ddz_rules.records import to_record
-from ddz_rules.ruleset import Ruleset, bundled_ids, load_bundled
+from ddz_rules.records import ruleset_beside, to_record, write_whole
+from ddz_rules.ruleset import Ruleset
 from ddz_rules.scoring import Result
 
 
@@ -122,21 +120,8 @@ def _prepare(records: Path, ruleset: Ruleset) -> str:
     except OSError as exc:
         raise UsageError(f"--records {records}: cannot create the folder: "
                          f"{exc.strerror or exc}") from None
-    if ruleset.id in bundled_ids() and load_bundled(ruleset.id) is ruleset:
-        return ruleset.id
-    name = f"{ruleset.id}.yaml"
-    document = dict(ruleset.data)
-    _write(records / name, yaml.safe_dump(document, sort_keys=False, allow_unicode=True), 0)
-    return name
+    return ruleset_beside(records, ruleset)
 
 
 def _write(path: Path, text: str, kept: int) -> None:
-    """Write a file whole or not at all; a failure is one line saying what was kept."""
-    part = path.with_name(path.name + ".part")
-    try:
-        part.write_text(text, encoding="utf-8")
-        part.replace(path)
-    except OSError as exc:
-        part.unlink(missing_ok=True)
-        raise UsageError(f"writing {path} failed: {exc.strerror or exc}; the {kept} records "
-                         "written before it are complete") from None
+    write_whole(path, text, f"the {kept} records written before it are complete")

@@ -580,6 +580,7 @@ EXAMPLES: dict[str, dict[int, list[str]]] = {
     "simulate": {0: ["simulate", "--hands", "2"], 2: ["simulate", "--hands", "0"]},
     "compare": {0: ["compare", "classic", "--hands", "2", "--bots", "random", "--no-progress"],
                 2: ["compare", "nope", "--hands", "2"]},
+    "match": {0: ["match", "--bots", "random"], 2: ["match", "--matches", "0"]},
 }
 
 

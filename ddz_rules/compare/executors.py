@@ -17,13 +17,13 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ddz_rules.bots import LEVELS
-from ddz_rules.compare.runner import Task, play_batch
+from ddz_rules.compare.runner import play_batch
 from ddz_rules.errors import DdzError, UsageError
 
 BATCH = 25
@@ -41,38 +41,44 @@ class ExecutorFault(DdzError):
     """Hands could not be played: a worker died, or the cluster cannot be used."""
 
 
-def batches(tasks: Sequence[Task], size: int | None = None) -> list[list[Task]]:
-    """Units of work: ``size`` hands each, by default what the slowest bot level asks for."""
+def batches(tasks: Sequence[Any], size: int | None = None) -> list[list[Any]]:
+    """Units of work: ``size`` tasks each, by default what the slowest bot level asks for."""
     if size is None:
-        levels = {lvl for t in tasks for lvl in (t.bots, t.landlord_bot, t.peasant_bot) if lvl}
+        levels = {lvl for t in tasks for lvl in t.levels}
         size = min([BATCH, *(LEVELS[lvl].hands_per_batch for lvl in levels if lvl in LEVELS)])
     return [list(tasks[i:i + size]) for i in range(0, len(tasks), size)]
 
 
-def run(tasks: Sequence[Task], workers: int = 1, scheduler: str | None = None
-        ) -> Iterator[list[dict[str, Any]]]:
-    """Play ``tasks``; yield the traces of each finished batch."""
+def run(tasks: Sequence[Any], workers: int = 1, scheduler: str | None = None,
+        play: Callable[[list[Any]], list[dict[str, Any]]] | None = None,
+        size: int | None = None) -> Iterator[list[dict[str, Any]]]:
+    """Play ``tasks`` with ``play`` (a module-level function of a batch, by default
+    :func:`~ddz_rules.compare.runner.play_batch`), ``size`` tasks a batch (by default as
+    :func:`batches` decides); yield the results of each finished batch."""
+    play = play or play_batch
+    units = batches(tasks, size)
     if scheduler is not None:
-        yield from _dask(tasks, scheduler)
+        yield from _dask(units, scheduler, play)
     elif workers > 1:
-        yield from _processes(tasks, workers)
+        yield from _processes(units, workers, play)
     else:
-        for batch in batches(tasks):
-            yield play_batch(batch)
+        for batch in units:
+            yield play(batch)
 
 
 # ----------------------------------------------------------------------- local processes
 
 
-def _processes(tasks: Sequence[Task], workers: int) -> Iterator[list[dict[str, Any]]]:
-    units = batches(tasks)
+def _processes(units: list[list[Any]], workers: int,
+               play: Callable[[list[Any]], list[dict[str, Any]]]
+               ) -> Iterator[list[dict[str, Any]]]:
     if not units:
         return
     pool = ProcessPoolExecutor(max_workers=min(workers, len(units)),
                                initializer=_worker_started, initargs=(os.getpid(),))
     finished = False
     try:
-        futures = {pool.submit(play_batch, batch) for batch in units}
+        futures = {pool.submit(play, batch) for batch in units}
         while futures:
             ready, futures = wait(futures, return_when=FIRST_COMPLETED)
             for future in ready:
@@ -186,12 +192,13 @@ def connect(address: str) -> Any:
     raise UsageError(f"cannot reach the Dask scheduler at {address}: {reason}")
 
 
-def _dask(tasks: Sequence[Task], address: str) -> Iterator[list[dict[str, Any]]]:
+def _dask(units: list[list[Any]], address: str,
+          play: Callable[[list[Any]], list[dict[str, Any]]]) -> Iterator[list[dict[str, Any]]]:
     from distributed import wait as dask_wait
 
     client = connect(address)
     try:
-        pending = set(client.map(play_batch, batches(tasks), pure=False))
+        pending = set(client.map(play, units, pure=False))
         idle_since: float | None = None
         while pending:
             try:

@@ -22,6 +22,8 @@ import contextlib
 import json
 import os
 import stat
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import IO, Any
 
@@ -34,8 +36,6 @@ except ImportError:  # pragma: no cover - not on POSIX
     fcntl = None  # type: ignore[assignment]
 
 Trace = dict[str, Any]
-#: What the first line of a results file says it is.
-FORMAT = "ddz-compare-results/2"
 #: No line of a results file is longer (a trace is a few hundred bytes).
 MAX_LINE = 64 * 1024
 
@@ -60,13 +60,29 @@ TRACE_SCHEMA: dict[str, Any] = {
         "redeals": _count, "deal_seed": {"type": "integer"},
     },
 }
-_TRACES = strict_validator(TRACE_SCHEMA)
+
+
+@dataclass(frozen=True)
+class RowKind:
+    """What a results file holds: the format its header names, and the schema of its rows."""
+
+    format: str
+    schema: dict[str, Any]
+
+    @cached_property
+    def validator(self) -> Any:
+        return strict_validator(self.schema)
+
+
+#: One line per hand of a comparison.
+TRACES = RowKind("ddz-compare-results/2", TRACE_SCHEMA)
 
 
 class ResultsFile:
     """An open, locked results file that hand lines are appended to."""
 
-    def __init__(self, path: Path, handle: IO[bytes], done: dict[tuple[str, int], Trace]):
+    def __init__(self, path: Path, handle: IO[bytes], done: dict[tuple[str, int], Trace]
+                 ) -> None:
         self.path = path
         self._handle = handle
         self.done = done
@@ -75,7 +91,8 @@ class ResultsFile:
     # ------------------------------------------------------------------ opening
 
     @classmethod
-    def create(cls, path: Path, identity: dict[str, Any]) -> ResultsFile:
+    def create(cls, path: Path, identity: dict[str, Any], kind: RowKind = TRACES
+               ) -> ResultsFile:
         """Start a new results file; refuse one that exists (nothing is overwritten)."""
         _check_parent(path)
         try:
@@ -87,7 +104,7 @@ class ResultsFile:
             raise UsageError(f"--out {path}: cannot create it: {exc.strerror}") from None
         handle = os.fdopen(fd, "ab")
         _lock(handle, path)
-        header = json.dumps({"format": FORMAT, "run": identity}, sort_keys=True)
+        header = json.dumps({"format": kind.format, "run": identity}, sort_keys=True)
         try:
             handle.write(header.encode("utf-8") + b"\n")
             handle.flush()
@@ -100,7 +117,8 @@ class ResultsFile:
         return cls(path, handle, {})
 
     @classmethod
-    def reopen(cls, path: Path, identity: dict[str, Any]) -> ResultsFile:
+    def reopen(cls, path: Path, identity: dict[str, Any], kind: RowKind = TRACES
+               ) -> ResultsFile:
         """Open the file of the run being resumed, check every line, and cut a torn last line.
 
         Nothing is changed unless every complete line checks out; the only change ever made
@@ -118,7 +136,7 @@ class ResultsFile:
         handle = os.fdopen(fd, "r+b")
         try:
             _lock(handle, path)
-            done, complete = _read_back(handle, path, identity)
+            done, complete = _read_back(handle, path, identity, kind)
             if complete != os.fstat(fd).st_size:
                 handle.truncate(complete)  # drop the half-written last line, in place
             handle.seek(0, os.SEEK_END)
@@ -166,7 +184,7 @@ def _lock(handle: IO[bytes], path: Path) -> None:
                          "(nothing was changed)") from None
 
 
-def _read_back(handle: IO[bytes], path: Path, identity: dict[str, Any]
+def _read_back(handle: IO[bytes], path: Path, identity: dict[str, Any], kind: RowKind
                ) -> tuple[dict[tuple[str, int], Trace], int]:
     """Every hand of a results file, checked line by line, and where its last full line ends."""
     handle.seek(0)
@@ -185,9 +203,9 @@ def _read_back(handle: IO[bytes], path: Path, identity: dict[str, Any]
             break  # the half-written last line of a crash
         item = _parse(line, path, number)
         if number == 1:
-            _check_header(item, path, identity)
+            _check_header(item, path, identity, kind)
         else:
-            key = _check_trace(item, path, number, identity)
+            key = _check_row(item, path, number, identity, kind)
             if key in done:
                 raise UsageError(f"--resume: {path}:{number}: hand {key[1]} of {key[0]} is "
                                  "already in the file; it is damaged (nothing was changed)")
@@ -208,13 +226,13 @@ def _parse(line: bytes, path: Path, number: int) -> Any:
         raise UsageError(f"--resume: {path}:{number}: not a JSON line") from None
 
 
-def _check_header(item: Any, path: Path, identity: dict[str, Any]) -> None:
-    if not (isinstance(item, dict) and item.get("format") == FORMAT
+def _check_header(item: Any, path: Path, identity: dict[str, Any], kind: RowKind) -> None:
+    if not (isinstance(item, dict) and item.get("format") == kind.format
             and isinstance(item.get("run"), dict)):
-        raise UsageError(f"--resume: {path}:1: not the header of a ddz compare results file "
-                         f"(format {FORMAT}); nothing was changed")
+        raise UsageError(f"--resume: {path}:1: not the header of a results file of this "
+                         f"command (format {kind.format}); nothing was changed")
     run = item["run"]
-    for key in ("rulesets", "bots", "seed"):
+    for key in [k for k in identity if k != "digests"]:
         if run.get(key) != identity[key]:
             raise UsageError(f"--resume: {path} holds a run with {key} {run.get(key)!r}, not "
                              f"{identity[key]!r}; nothing was changed")
@@ -225,12 +243,12 @@ def _check_header(item: Any, path: Path, identity: dict[str, Any]) -> None:
                              "ruleset, or start a new file (nothing was changed)")
 
 
-def _check_trace(item: Any, path: Path, number: int, identity: dict[str, Any]
-                 ) -> tuple[str, int]:
-    error = next(iter(_TRACES.iter_errors(item)), None)
+def _check_row(item: Any, path: Path, number: int, identity: dict[str, Any], kind: RowKind
+               ) -> tuple[str, int]:
+    error = next(iter(kind.validator.iter_errors(item)), None)
     if error is not None:
         field = ".".join(map(str, error.absolute_path)) or "(the line)"
-        raise UsageError(f"--resume: {path}:{number}: not a hand result: {field}: "
+        raise UsageError(f"--resume: {path}:{number}: not a result line: {field}: "
                          f"{error.message}; nothing was changed")
     if item["ruleset"] not in identity["rulesets"]:
         raise UsageError(f"--resume: {path}:{number}: a hand of ruleset {item['ruleset']!r}, "

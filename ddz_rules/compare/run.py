@@ -13,14 +13,14 @@ lost or counted twice, and the results equal an uninterrupted run's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from ddz_rules.compare import executors
-from ddz_rules.compare.results import ResultsFile, Trace
+from ddz_rules.compare.results import TRACES, ResultsFile, RowKind, Trace
 from ddz_rules.compare.runner import Task, check_bots, ruleset_digest
 from ddz_rules.errors import DdzError, UsageError
 from ddz_rules.ruleset import Ruleset, bundled_paths, load
@@ -40,7 +40,8 @@ class Entrant:
         return self.ruleset.id
 
 
-def _entrant(name: str) -> Entrant:
+def entrant_of(name: str) -> Entrant:
+    """Load a ruleset for a run: as named, as loaded, and how a worker will load it."""
     ruleset = load(name)
     bundled = name in bundled_paths() and not name.endswith((".yaml", ".yml"))
     reference = name if bundled else str(Path(name).resolve())
@@ -74,7 +75,7 @@ class RunSpec:
             raise UsageError("name at least one ruleset to compare")
         entrants: list[Entrant] = []
         for name in self.rulesets:
-            entrant = _entrant(name)
+            entrant = entrant_of(name)
             check_bots(entrant.ruleset, [self.bots])
             for seen in entrants:
                 if seen.digest == entrant.digest:
@@ -124,6 +125,26 @@ def execute(spec: RunSpec, *, workers: int = 1, scheduler: str | None = None,
             progress: Callable[[int, int], None] | None = None) -> dict[str, list[Trace]]:
     """Play the run (or what is left of it); return each ruleset's traces by index."""
     entrants = spec.resolve()
+    by_reference = {e.reference: e.id for e in entrants}
+    done = run_tasks(spec.tasks(), lambda t: (by_reference[t.ruleset], t.index),
+                     spec.identity, workers=workers, scheduler=scheduler, out=out,
+                     resume=resume, progress=progress)
+    return {e.id: [done[(e.id, i)] for i in range(spec.hands)] for e in entrants}
+
+
+def run_tasks(tasks: Sequence[Any], key: Callable[[Any], tuple[str, int]],
+              identity: dict[str, Any], *, workers: int = 1, scheduler: str | None = None,
+              out: Path | None = None, resume: bool = False,
+              progress: Callable[[int, int], None] | None = None,
+              play: Callable[[list[Any]], list[Trace]] | None = None, size: int | None = None,
+              kind: RowKind = TRACES) -> dict[tuple[str, int], Trace]:
+    """Play ``tasks`` (those ``out`` does not already hold when resuming) and return every
+    result by ``key``: ``(ruleset id, index)``, which each result row also holds.
+
+    The one loop behind ``ddz compare`` and ``ddz match``: arguments checked before anything
+    is played, results appended to ``out`` batch by batch, and a fault or an interrupt ends in
+    one line that says what was kept.
+    """
     if not 1 <= workers <= MAX_WORKERS:
         raise UsageError(f"--workers must be between 1 and {MAX_WORKERS}, got {workers}")
     if resume and out is None:
@@ -133,22 +154,21 @@ def execute(spec: RunSpec, *, workers: int = 1, scheduler: str | None = None,
     done: dict[tuple[str, int], Trace] = {}
     results: ResultsFile | None = None
     if out is not None:
-        results = (ResultsFile.reopen(out, spec.identity) if resume
-                   else ResultsFile.create(out, spec.identity))
+        results = (ResultsFile.reopen(out, identity, kind) if resume
+                   else ResultsFile.create(out, identity, kind))
         done = results.done
     try:
-        by_reference = {e.reference: e.id for e in entrants}
-        todo = [t for t in spec.tasks() if (by_reference[t.ruleset], t.index) not in done]
-        total = len(entrants) * spec.hands
+        todo = [t for t in tasks if key(t) not in done]
+        total = len(tasks)
         finished = total - len(todo)
         if progress:
             progress(finished, total)
         try:
-            for batch in executors.run(todo, workers, scheduler):
+            for batch in executors.run(todo, workers, scheduler, play=play, size=size):
                 if results is not None:
                     results.append(batch)
-                for trace in batch:
-                    done[(trace["ruleset"], trace["index"])] = trace
+                for row in batch:
+                    done[(row["ruleset"], row["index"])] = row
                 finished += len(batch)
                 if progress:
                     progress(finished, total)
@@ -159,7 +179,7 @@ def execute(spec: RunSpec, *, workers: int = 1, scheduler: str | None = None,
     finally:
         if results is not None:
             results.close()
-    return {e.id: [done[(e.id, i)] for i in range(spec.hands)] for e in entrants}
+    return done
 
 
 def _kept(results: ResultsFile | None, finished: int, total: int) -> str:

@@ -50,6 +50,11 @@ class Task:
     peasant_bot: str | None = None
     digest: str | None = None
 
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """The bot levels this task plays with."""
+        return tuple(lvl for lvl in (self.bots, self.landlord_bot, self.peasant_bot) if lvl)
+
 
 def check_bots(ruleset: Ruleset, levels: tuple[str, ...] | list[str]) -> None:
     """Refuse unknown levels and player counts the bots do not play."""
@@ -62,12 +67,6 @@ def check_bots(ruleset: Ruleset, levels: tuple[str, ...] | list[str]) -> None:
                          f"{' or '.join(map(str, BOT_PLAYERS))}")
 
 
-@cache
-def _bot(ruleset_name: str, level: str) -> tuple[Ruleset, Bot]:
-    ruleset = load(ruleset_name)
-    return ruleset, make_bot(level, ruleset)
-
-
 def ruleset_digest(ruleset: Ruleset) -> str:
     """A digest of everything a ruleset says (its merged document, prose included).
 
@@ -78,21 +77,29 @@ def ruleset_digest(ruleset: Ruleset) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def _checked(task: Task) -> None:
-    if task.digest is None:
-        return
-    ruleset = _bot(task.ruleset, task.bots)[0]
-    if ruleset_digest(ruleset) != task.digest:
-        raise UsageError(f"ruleset {task.ruleset} changed after the run started (its content "
+@cache
+def loaded(reference: str, digest: str | None = None) -> Ruleset:
+    """The ruleset a task names, loaded once per process; with ``digest``, refused when its
+    content is no longer what the run was started with (the file was edited during it)."""
+    ruleset = load(reference)
+    if digest is not None and ruleset_digest(ruleset) != digest:
+        raise UsageError(f"ruleset {reference} changed after the run started (its content "
                          "no longer matches); hands of two different rulesets are never mixed")
+    return ruleset
+
+
+@cache
+def bot_for(reference: str, level: str, digest: str | None = None) -> Bot:
+    """A bot of ``level`` for the ruleset a task names (one per process)."""
+    return make_bot(level, loaded(reference, digest))
 
 
 def play_task(task: Task) -> dict[str, Any]:
     """Play the hand ``task`` names (dealing again after a redeal) and return its trace."""
-    _checked(task)
-    ruleset, bidder = _bot(task.ruleset, task.bots)
-    landlord_bot = _bot(task.ruleset, task.landlord_bot or task.bots)[1]
-    peasant_bot = _bot(task.ruleset, task.peasant_bot or task.bots)[1]
+    ruleset = loaded(task.ruleset, task.digest)
+    bidder = bot_for(task.ruleset, task.bots, task.digest)
+    landlord_bot = bot_for(task.ruleset, task.landlord_bot or task.bots, task.digest)
+    peasant_bot = bot_for(task.ruleset, task.peasant_bot or task.bots, task.digest)
     redeals = 0
     while True:
         seed = deal_seed(task.seed, task.index, redeals)

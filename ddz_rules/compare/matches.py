@@ -1,0 +1,200 @@
+"""Whole matches played by bots, one level per seat: ``ddz match``.
+
+Match ``index`` of a run seeded ``seed`` deals its ``d``-th deal from :func:`match_deal_seed`;
+its first dealer is ``index`` modulo the number of seats, and after that the ruleset's
+``match.rotation`` decides (:class:`~ddz_rules.match.MatchState`). A match's result depends
+only on the ruleset, the seats' levels, the seed and the index, so matches run anywhere (local
+processes, a Dask cluster) and resume exactly, as comparison hands do.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ddz_rules.bots import LEVELS
+from ddz_rules.compare.results import RowKind
+from ddz_rules.compare.run import MAX_WORKERS, Entrant, entrant_of, run_tasks
+from ddz_rules.compare.runner import bot_for, check_bots, loaded
+from ddz_rules.compare.stats import mean_interval, proportion_interval
+from ddz_rules.errors import UsageError
+from ddz_rules.game import Hand
+from ddz_rules.match import MAX_REDEALS, MatchState, side_winners
+from ddz_rules.records import to_record
+
+#: Most matches in one run (each result is kept for the summary).
+MAX_MATCHES = 100_000
+
+_seats = {"type": "array", "items": {"type": "integer"}}
+#: One line per match in a results file.
+MATCH_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["ruleset", "index", "seats", "hands", "totals", "hands_won", "winners", "tie",
+                 "counted", "decided_at", "deals"],
+    "properties": {
+        "ruleset": {"type": "string"}, "index": {"type": "integer", "minimum": 0},
+        "seats": {"type": "array", "items": {"enum": list(LEVELS)}},
+        "hands": {"type": "array", "items": {
+            "type": "object", "required": ["dealer", "scores", "winners", "redeal", "counted"],
+            "properties": {"dealer": {"type": "integer", "minimum": 0}, "scores": _seats,
+                           "winners": _seats, "redeal": {"type": "boolean"},
+                           "counted": {"type": "boolean"}}}},
+        "totals": _seats, "hands_won": _seats, "winners": _seats, "tie": {"type": "boolean"},
+        "counted": {"type": "integer", "minimum": 0},
+        "decided_at": {"type": ["integer", "null"], "minimum": 0},
+        "deals": {"type": "integer", "minimum": 0},
+    },
+}
+MATCHES = RowKind("ddz-match-results/1", MATCH_SCHEMA)
+
+
+def match_deal_seed(seed: int, index: int, deal: int) -> int:
+    """The seed of deal ``deal`` (0, 1, ...) of match ``index`` of a run seeded ``seed``."""
+    return (seed * 1_000_003 + index) * 1_000_000 + deal
+
+
+@dataclass(frozen=True)
+class MatchTask:
+    """One match to play: the ruleset (bundled id or absolute path), each seat's level."""
+
+    ruleset: str
+    seats: tuple[str, ...]
+    seed: int
+    index: int
+    digest: str | None = None
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        return self.seats
+
+
+def play_match(task: MatchTask, records: bool = False) -> dict[str, Any]:
+    """Play one match and return its result row (with every hand's record if ``records``)."""
+    ruleset = loaded(task.ruleset, task.digest)
+    bots = [bot_for(task.ruleset, level, task.digest) for level in task.seats]
+    state = MatchState(ruleset, first_dealer=task.index % ruleset.players)
+    written: list[dict[str, Any]] = []
+    deal = thrown_in = 0
+    while not state.over:
+        seed = match_deal_seed(task.seed, task.index, deal)
+        hand = Hand.new(ruleset, seed, dealer=state.dealer)
+        rng = random.Random(seed ^ 0xB075)
+        while hand.result is None:
+            seat = hand.to_act
+            assert seat is not None
+            hand.apply(bots[seat].choose(hand.view(seat), rng))
+        result = hand.result
+        state.add(result.scores, side_winners(ruleset.players, result.landlord, result.winner),
+                  result.redeal)
+        thrown_in = thrown_in + 1 if result.redeal and not state.hands[-1].counted else 0
+        if thrown_in > MAX_REDEALS:
+            raise UsageError(f"{ruleset.id}: {MAX_REDEALS} deals in a row were thrown in "
+                             f"(match {task.index}); the bots never take the hand")
+        if records:
+            written.append(to_record(hand))
+        deal += 1
+    outcome = state.outcome()
+    row: dict[str, Any] = {
+        "ruleset": ruleset.id, "index": task.index, "seats": list(task.seats),
+        "hands": [{"dealer": h.dealer, "scores": list(h.scores), "winners": list(h.winners),
+                   "redeal": h.redeal, "counted": h.counted} for h in state.hands],
+        "totals": list(outcome.totals), "hands_won": list(outcome.hands_won),
+        "winners": list(outcome.winners), "tie": outcome.tie, "counted": outcome.counted,
+        "decided_at": outcome.decided_at, "deals": deal,
+    }
+    if records:
+        row["records"] = written
+    return row
+
+
+def play_matches(tasks: list[MatchTask]) -> list[dict[str, Any]]:
+    """Play several matches (one unit of work for a process or a Dask worker)."""
+    return [play_match(t) for t in tasks]
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """A run of matches: the ruleset, each seat's level, the seed, how many matches."""
+
+    ruleset: str
+    seats: tuple[str, ...]
+    seed: int
+    matches: int = 1
+
+    def resolve(self) -> Entrant:
+        """Load and check everything before a hand is played."""
+        if not 1 <= self.matches <= MAX_MATCHES:
+            raise UsageError(f"--matches must be between 1 and {MAX_MATCHES:,}, got "
+                             f"{self.matches}")
+        entrant = entrant_of(self.ruleset)
+        check_bots(entrant.ruleset, list(self.seats))
+        return entrant
+
+    @property
+    def identity(self) -> dict[str, Any]:
+        entrant = self.resolve()
+        return {"rulesets": [entrant.id], "bots": list(self.seats), "seed": self.seed,
+                "digests": {entrant.id: entrant.digest}}
+
+    def tasks(self) -> list[MatchTask]:
+        entrant = self.resolve()
+        return [MatchTask(entrant.reference, self.seats, self.seed, i, entrant.digest)
+                for i in range(self.matches)]
+
+
+def seats_of(levels: str, players: int) -> tuple[str, ...]:
+    """``--bots``: one level for every seat, or one per seat, comma-separated."""
+    named = tuple(level.strip() for level in levels.split(","))
+    if len(named) == 1:
+        return named * players
+    if len(named) != players:
+        raise UsageError(f"--bots names {len(named)} levels for {players} seats; name one "
+                         "level for every seat, or one per seat")
+    return named
+
+
+def execute_matches(spec: MatchSpec, *, workers: int = 1, scheduler: str | None = None,
+                    out: Path | None = None, resume: bool = False,
+                    progress: Any = None) -> list[dict[str, Any]]:
+    """Play the run's matches (or what is left of them); their rows by index."""
+    entrant = spec.resolve()
+    slowest = min(LEVELS[level].hands_per_batch for level in spec.seats)
+    size = max(1, slowest // entrant.ruleset.match.hands)
+    done = run_tasks(spec.tasks(), lambda t: (entrant.id, t.index), spec.identity,
+                     workers=min(workers, MAX_WORKERS) if workers >= 1 else workers,
+                     scheduler=scheduler, out=out, resume=resume, progress=progress,
+                     play=play_matches, size=size, kind=MATCHES)
+    return [done[(entrant.id, i)] for i in range(spec.matches)]
+
+
+def summarize_matches(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Over many matches: each seat's and level's share of wins (ties counted apart), the tie
+    rate, and the match's length in counted hands and in deals, with 95% intervals."""
+    n = len(rows)
+    seats = rows[0]["seats"]
+    outright = [[s in r["winners"] and not r["tie"] for r in rows] for s in range(len(seats))]
+    by_level: Counter[str] = Counter()
+    places: Counter[str] = Counter()
+    for r in rows:
+        for s, level in enumerate(r["seats"]):
+            places[level] += 1
+            by_level[level] += s in r["winners"] and not r["tie"]
+    return {
+        "matches": n,
+        "seats": [{"seat": s, "level": level,
+                   "wins": proportion_interval(sum(outright[s]), n).to_json()}
+                  for s, level in enumerate(seats)],
+        "levels": {level: {"wins": by_level[level], "seats_played": places[level],
+                           "win_rate": proportion_interval(by_level[level],
+                                                           places[level]).to_json()}
+                   for level in sorted(places)},
+        "ties": proportion_interval(sum(r["tie"] for r in rows), n).to_json(),
+        "hands": mean_interval([float(r["counted"]) for r in rows], low=0).to_json(),
+        "deals": mean_interval([float(r["deals"]) for r in rows], low=0).to_json(),
+        "decided_before_last": proportion_interval(
+            sum(1 for r in rows if r["decided_at"] is not None
+                and r["decided_at"] < r["counted"]), n).to_json(),
+    }

@@ -1,0 +1,166 @@
+"""Matches: how hands add up to a match, under a ruleset's ``match`` rule points.
+
+A match is a series of deals. After each, :class:`MatchState` records the hand's scores, says
+whether it counts toward the match's length (``match.redeal``), who deals next
+(``match.rotation``), and whether the match is over (``match.length``, ``match.hands``,
+``match.target``, ``match.ties``); :meth:`MatchState.outcome` gives the totals and the winners.
+The rules live here alone: playing a match with bots, checking a match record and the
+comparison's match measures all walk a :class:`MatchState`.
+
+>>> from ddz_rules.ruleset import load
+>>> state = MatchState(load("classic"))
+>>> state.add(scores=(-2, -2, 4), winners=(2,))
+>>> state.totals, state.dealer, state.counted, state.over
+((-2, -2, 4), 1, 1, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ddz_rules.ruleset import Ruleset
+
+#: Deals thrown in one after another before a match gives up on a hand (as in a comparison).
+MAX_REDEALS = 64
+
+
+@dataclass(frozen=True)
+class MatchHand:
+    """One deal of a match: who dealt, what each seat scored, and whose side won."""
+
+    dealer: int
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    redeal: bool
+    counted: bool
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished match: totals, the seats that hold the top (``winners``), and a tie flag.
+
+    ``decided_at`` is the number of counted hands after which the winners held the top
+    alone for good (equal to ``counted`` when only the last hand settled it); ``None`` for a
+    tie.
+    """
+
+    totals: tuple[int, ...]
+    hands_won: tuple[int, ...]
+    winners: tuple[int, ...]
+    tie: bool
+    counted: int
+    decided_at: int | None
+
+
+@dataclass
+class MatchState:
+    """A match in progress under one ruleset, dealt first by ``first_dealer``."""
+
+    ruleset: Ruleset
+    first_dealer: int = 0
+    hands: list[MatchHand] = field(default_factory=list)
+
+    @property
+    def players(self) -> int:
+        return self.ruleset.players
+
+    @property
+    def dealer(self) -> int:
+        """Who deals next (``match.rotation``)."""
+        seat = self.first_dealer
+        for hand in self.hands:
+            if self.ruleset.match.rotation == "every_deal" or not hand.redeal:
+                seat = (seat + 1) % self.players
+        return seat
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(sum(h.scores[s] for h in self.hands) for s in range(self.players))
+
+    @property
+    def hands_won(self) -> tuple[int, ...]:
+        """Counted hands each seat's side won."""
+        return tuple(sum(1 for h in self.hands if h.counted and s in h.winners)
+                     for s in range(self.players))
+
+    @property
+    def counted(self) -> int:
+        return sum(1 for h in self.hands if h.counted)
+
+    def _leaders(self) -> tuple[int, ...]:
+        key = self.hands_won if self.ruleset.match.length == "best_of" else self.totals
+        top = max(key)
+        return tuple(s for s in range(self.players) if key[s] == top)
+
+    @property
+    def regular_over(self) -> bool:
+        """Whether the match's length rule alone is met (before any tie is played on)."""
+        rules, counted = self.ruleset.match, self.counted
+        if counted >= rules.hands:
+            return True
+        if rules.length == "target":
+            assert rules.target is not None
+            return counted > 0 and max(self.totals) >= rules.target
+        if rules.length == "best_of":
+            return max(self.hands_won) * 2 > rules.hands
+        return False
+
+    @property
+    def over(self) -> bool:
+        """Whether the match is over: its length is met and, where ties are played on, one
+        seat leads alone or ``match.hands`` extra hands have been played."""
+        if not self.regular_over:
+            return False
+        if self.ruleset.match.ties == "play_on" and len(self._leaders()) > 1:
+            return self.counted >= 2 * self.ruleset.match.hands
+        return True
+
+    def counts(self, redeal: bool) -> bool:
+        """Whether a deal counts as one of the match's hands (``match.redeal``)."""
+        return not redeal or self.ruleset.match.redeal == "counted"
+
+    def add(self, scores: tuple[int, ...], winners: tuple[int, ...], redeal: bool = False
+            ) -> None:
+        """Record the deal just played by :attr:`dealer`."""
+        if self.over:
+            raise ValueError("the match is over; no more hands are played")
+        if len(scores) != self.players:
+            raise ValueError(f"{len(scores)} scores for {self.players} seats")
+        self.hands.append(MatchHand(self.dealer, tuple(scores), tuple(winners), redeal,
+                                    self.counts(redeal)))
+
+    def outcome(self) -> Outcome:
+        """The result of the finished match."""
+        if not self.over:
+            raise ValueError("the match is not over")
+        leaders = self._leaders()
+        return Outcome(self.totals, self.hands_won, leaders, len(leaders) > 1, self.counted,
+                       None if len(leaders) > 1 else self._decided_at(leaders[0]))
+
+    def _decided_at(self, winner: int) -> int:
+        """Counted hands after which ``winner`` led alone from then on."""
+        best_of = self.ruleset.match.length == "best_of"
+        running = [0] * self.players
+        decided, counted = 0, 0
+        for hand in self.hands:
+            if not hand.counted:
+                continue
+            counted += 1
+            for s in range(self.players):
+                running[s] += (s in hand.winners) if best_of else hand.scores[s]
+            alone = all(running[winner] > running[s] for s in range(self.players)
+                        if s != winner)
+            if not alone:
+                decided = 0
+            elif not decided:
+                decided = counted
+        return decided or counted
+
+
+def side_winners(players: int, landlord: int | None, winner: str | None) -> tuple[int, ...]:
+    """The seats on the side that won a hand (none for a deal nobody took)."""
+    if landlord is None or winner is None:
+        return ()
+    if winner == "landlord":
+        return (landlord,)
+    return tuple(s for s in range(players) if s != landlord)
