@@ -332,15 +332,29 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from ddz_rules.compare.run import RunSpec, execute
 
     spec = RunSpec(tuple(args.rulesets), args.hands, args.bots, args.seed)
-    spec.check()  # every ruleset loaded and checked before a hand is played
+    versus = _match_levels(args)
+    if versus is None:
+        spec.check()  # every ruleset loaded and checked before a hand is played
+    else:
+        versus.resolve()
     if args.plots:
         report.pyplot()  # before playing: a missing matplotlib must not waste the run
         report.check_plots_folder(Path(args.plots))
-    with _progress(args.progress) as tick, _terminate_cleanly():
-        results = execute(spec, workers=args.workers, scheduler=args.scheduler,
-                          out=Path(args.out) if args.out else None, resume=args.resume,
-                          progress=tick)
-    summary = report.summarize(spec.header()["run"], results, spec.loaded())
+    out = Path(args.out) if args.out else None
+    if versus is not None:
+        from ddz_rules.compare.matches import execute_comparison
+        from ddz_rules.compare.measures import MATCH_MEASURES
+
+        with _progress(args.progress, "matches") as tick, _terminate_cleanly():
+            rows = execute_comparison(versus, workers=args.workers, scheduler=args.scheduler,
+                                      out=out, resume=args.resume, progress=tick)
+        summary = report.summarize(versus.header()["run"], rows, versus.run_spec().loaded(),
+                                   MATCH_MEASURES)
+    else:
+        with _progress(args.progress) as tick, _terminate_cleanly():
+            results = execute(spec, workers=args.workers, scheduler=args.scheduler, out=out,
+                              resume=args.resume, progress=tick)
+        summary = report.summarize(spec.header()["run"], results, spec.loaded())
     failed = None
     if args.plots:
         try:
@@ -401,6 +415,19 @@ def cmd_match(args: argparse.Namespace) -> int:
                **summarize_matches(rows)}
     _emit(args, summary, lambda: _matches_text(summary, entrant.ruleset))
     return 0
+
+
+def _match_levels(args: argparse.Namespace) -> Any:
+    """``--match-levels STRONGER,WEAKER``: a comparison of whole matches, or None."""
+    if args.match_levels is None:
+        return None
+    from ddz_rules.compare.matches import MatchComparison
+
+    levels = [level.strip() for level in args.match_levels.split(",")]
+    if len(levels) != 2:
+        raise UsageError(f"--match-levels takes two levels, the stronger first, such as "
+                         f"medium,standard; got {args.match_levels!r}")
+    return MatchComparison(tuple(args.rulesets), levels[0], levels[1], args.matches, args.seed)
 
 
 def _match_json(row: dict[str, Any], seed: int) -> dict[str, Any]:
@@ -659,6 +686,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue the run in --out FILE")
     p.add_argument("--csv", action="store_true", help="print CSV instead of the table")
     p.add_argument("--plots", metavar="DIR", help="write PNG charts of the main measures")
+    p.add_argument("--match-levels", metavar="STRONGER,WEAKER",
+                   help="compare whole matches instead of hands: the stronger level in one "
+                   "seat, the weaker in the others (the match measures)")
+    p.add_argument("--matches", type=int, default=200,
+                   help="matches per ruleset with --match-levels (default 200)")
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar")
     p = add("match", cmd_match, "Play whole matches (the ruleset's match rules) with a bot "

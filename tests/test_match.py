@@ -229,3 +229,62 @@ def test_bad_match_input_is_one_line_with_exit_2(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("ddz: error: ") and err.count("\n") == 1 and words in err
+
+
+# ------------------------------------------------------------------ match measures in compare
+
+
+def _row(**fields: object) -> dict[str, object]:
+    base: dict[str, object] = {"focus": 0, "winners": [0], "tie": False, "totals": [6, -3, -3],
+                               "decided_at": 3, "counted": 10, "deals": 11}
+    return {**base, **fields}
+
+
+@pytest.mark.parametrize(("key", "row", "expected"), [
+    ("stronger_wins", _row(), 1.0),
+    ("stronger_wins", _row(winners=[0, 1], tie=True), 0.0),
+    ("stronger_wins", _row(winners=[2]), 0.0),
+    ("match_tie", _row(tie=True), 1.0),
+    ("total_spread", _row(totals=[10, -4, -6]), 16.0),
+    ("decided_early", _row(decided_at=10), 0.0),
+    ("decided_early", _row(decided_at=9), 1.0),
+    ("decided_early", _row(decided_at=None, tie=True), 0.0),
+    ("match_hands", _row(), 10.0),
+    ("match_deals", _row(), 11.0),
+])
+def test_each_match_measure_on_hand_made_rows(key: str, row: dict[str, object],
+                                              expected: float) -> None:
+    from ddz_rules.compare.measures import MATCH_BY_KEY
+
+    assert MATCH_BY_KEY[key].of(row) == expected
+
+
+def test_compare_match_levels_pairs_rulesets_that_share_a_deck(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", "classic", "open-auction", "--match-levels", "medium,random",
+                 "--matches", "6", "--json", "--no-progress"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["kind"] == "matches" and summary["run"]["matches"] == 6
+    assert summary["differences"][0]["paired"] is True
+    assert summary["rulesets"]["classic"]["stronger_wins"]["n"] == 6
+
+
+def test_the_stronger_level_rotates_through_the_seats() -> None:
+    from ddz_rules.compare.matches import MatchComparison
+
+    tasks = MatchComparison(("classic",), "medium", "random", 4, 0).tasks()
+    assert [t.focus for t in tasks] == [0, 1, 2, 0]
+    assert all(t.seats[t.focus] == "medium" and t.seats.count("medium") == 1 for t in tasks)
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--match-levels", "medium,medium"], "names medium twice"),
+    (["--match-levels", "medium"], "takes two levels"),
+    (["--match-levels", "medium,genius"], "unknown bot level 'genius'"),
+    (["--match-levels", "medium,random", "--matches", "0"], "--matches must be between"),
+])
+def test_bad_match_levels_are_one_line_with_exit_2(
+        argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", "classic", *argv, "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err

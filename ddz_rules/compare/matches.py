@@ -17,7 +17,7 @@ from typing import Any
 
 from ddz_rules.bots import LEVELS
 from ddz_rules.compare.results import RowKind
-from ddz_rules.compare.run import MAX_WORKERS, Entrant, entrant_of, run_tasks
+from ddz_rules.compare.run import MAX_WORKERS, Entrant, RunSpec, entrant_of, run_tasks
 from ddz_rules.compare.runner import bot_for, check_bots, loaded
 from ddz_rules.compare.stats import mean_interval, proportion_interval
 from ddz_rules.errors import UsageError
@@ -46,6 +46,7 @@ MATCH_SCHEMA: dict[str, Any] = {
         "counted": {"type": "integer", "minimum": 0},
         "decided_at": {"type": ["integer", "null"], "minimum": 0},
         "deals": {"type": "integer", "minimum": 0},
+        "focus": {"type": "integer", "minimum": 0},
     },
 }
 MATCHES = RowKind("ddz-match-results/1", MATCH_SCHEMA)
@@ -65,6 +66,7 @@ class MatchTask:
     seed: int
     index: int
     digest: str | None = None
+    focus: int | None = None
 
     @property
     def levels(self) -> tuple[str, ...]:
@@ -105,6 +107,8 @@ def play_match(task: MatchTask, records: bool = False) -> dict[str, Any]:
         "winners": list(outcome.winners), "tie": outcome.tie, "counted": outcome.counted,
         "decided_at": outcome.decided_at, "deals": deal,
     }
+    if task.focus is not None:
+        row["focus"] = task.focus
     if records:
         row["records"] = written
     return row
@@ -198,3 +202,68 @@ def summarize_matches(rows: list[dict[str, Any]]) -> dict[str, Any]:
             sum(1 for r in rows if r["decided_at"] is not None
                 and r["decided_at"] < r["counted"]), n).to_json(),
     }
+
+
+@dataclass(frozen=True)
+class MatchComparison:
+    """``ddz compare --match-levels STRONGER,WEAKER``: matches per ruleset with the stronger
+    level in one seat (seat ``index`` modulo the players) and the weaker in the others.
+
+    Rulesets that share a deck play the same deals match by match, so their differences are
+    paired, as hands are in a comparison of hands.
+    """
+
+    rulesets: tuple[str, ...]
+    stronger: str
+    weaker: str
+    matches: int
+    seed: int
+
+    def run_spec(self) -> RunSpec:
+        return RunSpec(self.rulesets, self.matches, self.stronger, self.seed)
+
+    def resolve(self) -> tuple[Entrant, ...]:
+        if self.stronger == self.weaker:
+            raise UsageError(f"--match-levels names {self.stronger} twice; name a stronger "
+                             "and a weaker level, such as medium,standard")
+        if not 1 <= self.matches <= MAX_MATCHES:
+            raise UsageError(f"--matches must be between 1 and {MAX_MATCHES:,}, got "
+                             f"{self.matches}")
+        entrants = self.run_spec().resolve()
+        for entrant in entrants:
+            check_bots(entrant.ruleset, [self.weaker])
+        return entrants
+
+    @property
+    def identity(self) -> dict[str, Any]:
+        entrants = self.resolve()
+        return {"rulesets": [e.id for e in entrants], "bots": [self.stronger, self.weaker],
+                "seed": self.seed, "digests": {e.id: e.digest for e in entrants}}
+
+    def header(self) -> dict[str, Any]:
+        return {"run": {"rulesets": [e.id for e in self.resolve()], "matches": self.matches,
+                        "stronger": self.stronger, "weaker": self.weaker, "seed": self.seed}}
+
+    def tasks(self) -> list[MatchTask]:
+        found = []
+        for entrant in self.resolve():
+            n = entrant.ruleset.players
+            for i in range(self.matches):
+                seats = tuple(self.stronger if s == i % n else self.weaker for s in range(n))
+                found.append(MatchTask(entrant.reference, seats, self.seed, i, entrant.digest,
+                                       focus=i % n))
+        return found
+
+
+def execute_comparison(spec: MatchComparison, *, workers: int = 1,
+                       scheduler: str | None = None, out: Path | None = None,
+                       resume: bool = False, progress: Any = None
+                       ) -> dict[str, list[dict[str, Any]]]:
+    """Play every ruleset's matches; each ruleset's rows by index."""
+    entrants = spec.resolve()
+    by_reference = {e.reference: e.id for e in entrants}
+    done = run_tasks(spec.tasks(), lambda t: (by_reference[t.ruleset], t.index),
+                     spec.identity, workers=workers, scheduler=scheduler, out=out,
+                     resume=resume, progress=progress, play=play_matches, size=1,
+                     kind=MATCHES)
+    return {e.id: [done[(e.id, i)] for i in range(spec.matches)] for e in entrants}

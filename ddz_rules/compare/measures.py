@@ -131,3 +131,39 @@ def values(measure: Measure, traces: list[Trace]) -> list[float]:
         if v is not None:
             out.append(v)
     return out
+
+
+def _focus_won(row: Trace) -> float:
+    return float(row["focus"] in row["winners"] and not row["tie"])
+
+
+def _spread(row: Trace) -> float:
+    totals: list[int] = row["totals"]
+    return float(max(totals) - min(totals))
+
+
+def _decided_early(row: Trace) -> float:
+    return float(row["decided_at"] is not None and row["decided_at"] < row["counted"])
+
+
+#: Measures of whole matches (``ddz compare --match-levels STRONG,WEAK``): one row per match,
+#: the stronger level in one seat (``focus``), the weaker in the others.
+MATCH_MEASURES: tuple[Measure, ...] = (
+    Measure("stronger_wins", "stronger level wins the match",
+            "Share of matches the stronger level's seat wins outright (a tie is no win): how "
+            "much the variant rewards skill over a whole match.", _focus_won, proportion=True),
+    Measure("match_tie", "match tie rate", "Share of matches that end in a tie.",
+            lambda r: float(r["tie"]), proportion=True),
+    Measure("total_spread", "spread of match totals",
+            "The highest final total minus the lowest: how far apart a match leaves the seats.",
+            _spread, low=0),
+    Measure("decided_early", "decided before the last hand",
+            "Share of matches whose winner led alone for good before the last hand was "
+            "played (a tie is never decided).", _decided_early, proportion=True),
+    Measure("match_hands", "hands per match",
+            "Hands that counted toward the match's length (thrown-in deals that do not count "
+            "are left out).", lambda r: float(r["counted"]), low=0),
+    Measure("match_deals", "deals per match", "Every deal of the match, thrown-in ones "
+            "included.", lambda r: float(r["deals"]), low=0),
+)
+MATCH_BY_KEY = {m.key: m for m in MATCH_MEASURES}

@@ -14,7 +14,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ddz_rules.compare.measures import BY_KEY, MEASURES, Trace, values
+from ddz_rules.compare.measures import (
+    BY_KEY,
+    MATCH_BY_KEY,
+    MATCH_MEASURES,
+    MEASURES,
+    Measure,
+    Trace,
+    values,
+)
 from ddz_rules.compare.stats import (
     Estimate,
     mean_interval,
@@ -33,8 +41,25 @@ TABLE = ("landlord_win", "landlord_score", "peasant_score", "multiplier", "bombs
          "decisive_at")
 
 
+#: Measures of matches shown in the terminal table and charted (all of them).
+MATCH_TABLE = tuple(m.key for m in MATCH_MEASURES)
+
+
+def measure_of(key: str) -> Measure:
+    """A measure of hands or of matches, by key."""
+    return BY_KEY.get(key) or MATCH_BY_KEY[key]
+
+
+def _measures(summary: dict[str, Any]) -> tuple[Measure, ...]:
+    return MATCH_MEASURES if summary.get("kind") == "matches" else MEASURES
+
+
+def _shown(summary: dict[str, Any]) -> tuple[str, ...]:
+    return MATCH_TABLE if summary.get("kind") == "matches" else TABLE
+
+
 def estimate(key: str, traces: list[Trace]) -> Estimate:
-    measure = BY_KEY[key]
+    measure = measure_of(key)
     got = values(measure, traces)
     if measure.proportion:
         return proportion_interval(round(sum(got)), len(got))
@@ -46,21 +71,25 @@ def _with_interval(est: Estimate, name: str) -> dict[str, Any]:
 
 
 def summarize(spec: dict[str, Any], results: dict[str, list[Trace]],
-              rulesets: Mapping[str, Ruleset]) -> dict[str, Any]:
+              rulesets: Mapping[str, Ruleset],
+              measures: tuple[Measure, ...] = MEASURES) -> dict[str, Any]:
     """Everything a report shows, as plain data.
 
     ``rulesets`` are the rulesets as loaded for the run (never reloaded here): those with one
     deck are compared on paired deals. A paired difference also lists the rule points that
-    differ and the measures that came out identical on every deal.
+    differ and the measures that came out identical on every deal. ``measures`` are those of
+    hands (:data:`MEASURES`) or of whole matches (:data:`MATCH_MEASURES`).
     """
+    kind = "matches" if measures is MATCH_MEASURES else "hands"
     names = list(results)
     decks = {name: rulesets[name].copies for name in names}
-    out: dict[str, Any] = {"run": spec, "rulesets": {}, "differences": []}
+    out: dict[str, Any] = {"run": spec, "kind": kind, "rulesets": {}, "differences": []}
     for name, traces in results.items():
         entry: dict[str, Any] = {m.key: _with_interval(estimate(m.key, traces), m.interval)
-                                 for m in MEASURES if values(m, traces)}
-        entry["multiplier_distribution"] = _histogram(t["multiplier"] for t in traces)
-        entry["bid_distribution"] = _histogram(t["bid"] for t in traces if t["bid"])
+                                 for m in measures if values(m, traces)}
+        if kind == "hands":
+            entry["multiplier_distribution"] = _histogram(t["multiplier"] for t in traces)
+            entry["bid_distribution"] = _histogram(t["bid"] for t in traces if t["bid"])
         out["rulesets"][name] = entry
     base = names[0]
     for other in names[1:]:
@@ -68,8 +97,8 @@ def summarize(spec: dict[str, Any], results: dict[str, list[Trace]],
         diff: dict[str, Any] = {"a": other, "b": base, "paired": paired,
                                 "rules_differ": [p.dotted for p in differences(rulesets[base],
                                                                             rulesets[other])],
-                                "identical": []}
-        for m in MEASURES:
+                                "identical": [], "kind": kind}
+        for m in measures:
             a_traces, b_traces = results[other], results[base]
             if paired:
                 pairs = [(m.of(x), m.of(y)) for x, y in zip(a_traces, b_traces, strict=True)]
@@ -97,10 +126,11 @@ def _identical_note(d: dict[str, Any]) -> str:
     shown = ", ".join(rules[:4]) + (f" and {len(rules) - 4} more" if len(rules) > 4 else "")
     if not rules:
         return f"{d['a']} and {d['b']} state the same rules: every measure is identical"
-    same = [BY_KEY[k].label for k in d["identical"] if k in TABLE]
+    table = MATCH_TABLE if d.get("kind") == "matches" else TABLE
+    same = [measure_of(k).label for k in d["identical"] if k in table]
     if not same:
         return f"{d['a']} vs {d['b']}: they differ in {shown}"
-    if len(same) == len([k for k in TABLE if k in d]):
+    if len(same) == len([k for k in table if k in d]):
         return (f"{d['a']} vs {d['b']}: they differ only in {shown}, and every measure came "
                 "out identical on every deal: the bots made the same choices under both, so "
                 "these rules changed nothing they measure")
@@ -124,8 +154,7 @@ def render_table(summary: dict[str, Any]) -> str:
 
     run = summary["run"]
     paired = [d for d in summary["differences"] if d["paired"]]
-    caption = (f"{run['hands']} hands per ruleset, bots: {run['bots']}, seed {run['seed']}; "
-               "mean [95% interval]")
+    caption = f"{run_line(run)}; mean [95% interval]"
     if summary["differences"]:
         caption += ("; differences are paired hand by hand on the same deals"
                     if len(paired) == len(summary["differences"]) else
@@ -141,8 +170,8 @@ def render_table(summary: dict[str, Any]) -> str:
     for d in summary["differences"]:
         table.add_column(f"{d['a']} - {d['b']}{'' if d['paired'] else ' (unpaired)'}",
                          justify="right")
-    for key in TABLE:
-        measure = BY_KEY[key]
+    for key in _shown(summary):
+        measure = measure_of(key)
         row = [measure.label]
         row += [_cell(summary["rulesets"][n].get(key), measure.proportion) for n in names]
         row += [_cell(d.get(key), measure.proportion) for d in summary["differences"]]
@@ -160,13 +189,13 @@ def to_csv(summary: dict[str, Any]) -> str:
     writer.writerow(["kind", "ruleset", "versus", "paired", "measure", "mean", "low", "high",
                      "n", "interval"])
     for name, entry in summary["rulesets"].items():
-        for m in MEASURES:
+        for m in _measures(summary):
             if m.key in entry:
                 e = entry[m.key]
                 writer.writerow(["ruleset", name, "", "", m.key, e["mean"], e["low"],
                                  e["high"], e["n"], e["interval"]])
     for d in summary["differences"]:
-        for m in MEASURES:
+        for m in _measures(summary):
             if m.key in d:
                 e = d[m.key]
                 writer.writerow(["difference", d["a"], d["b"], d["paired"], m.key, e["mean"],
@@ -205,6 +234,10 @@ CHARTED = ("landlord_win", "landlord_score", "multiplier", "bombs", "decisions",
 
 def run_line(run: dict[str, Any]) -> str:
     """The run a chart or table comes from, in one line."""
+    if "matches" in run:
+        return (f"{', '.join(run['rulesets'])}: {run['matches']} matches each, "
+                f"{run['stronger']} against {run['weaker']} (one seat {run['stronger']}, "
+                f"the others {run['weaker']}, the seat rotating), seed {run['seed']}")
     return (f"{', '.join(run['rulesets'])}: {run['hands']} hands each, bots {run['bots']}, "
             f"seed {run['seed']}")
 
@@ -230,8 +263,9 @@ def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
         plt.close(fig)
         written.append(path)
 
-    for key in CHARTED:
-        measure = BY_KEY[key]
+    charted = MATCH_TABLE if summary.get("kind") == "matches" else CHARTED
+    for key in charted:
+        measure = measure_of(key)
         scale = 100.0 if measure.proportion else 1.0
         shown = [n for n in names if summary["rulesets"][n].get(key)]
         entries = [summary["rulesets"][n][key] for n in shown]
@@ -247,12 +281,12 @@ def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
 
     diffs = summary["differences"]
     if diffs:
-        fig, axes = plt.subplots(len(CHARTED), 1, figsize=(6.5, 1.1 + 0.9 * len(CHARTED)
+        fig, axes = plt.subplots(len(charted), 1, figsize=(6.5, 1.1 + 0.9 * len(charted)
                                                                 * max(1, len(diffs)) ** 0.5),
                                  squeeze=False)
         labels = [f"{d['a']} - {d['b']}{'' if d['paired'] else ' (unpaired)'}" for d in diffs]
-        for ax, key in zip(axes[:, 0], CHARTED, strict=True):
-            measure = BY_KEY[key]
+        for ax, key in zip(axes[:, 0], charted, strict=True):
+            measure = measure_of(key)
             scale = 100.0 if measure.proportion else 1.0
             for row, d in enumerate(diffs):
                 e = d.get(key)
@@ -270,6 +304,8 @@ def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
             ax.tick_params(axis="x", labelsize=7)
         save(fig, "differences", "differences between rulesets (95% interval; 0 = no change)")
 
+    if summary.get("kind") == "matches":
+        return written
     fig, ax = plt.subplots(figsize=(6.5, 3.4))
     values = sorted({int(k) for n in names
                      for k in summary["rulesets"][n]["multiplier_distribution"]})
