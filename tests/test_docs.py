@@ -8,6 +8,7 @@ each example is recomputed from scratch. One test runs the real ``mkdocs build -
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import doctest
 import io
@@ -17,20 +18,27 @@ import re
 import shlex
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ddz_rules import CardError, PlayTable, bundled_ids, compile_table, load
+from ddz_rules import CardError, PlayTable, bundled_ids, compile_table, load, scoring
 from ddz_rules.cards import key_text
 from ddz_rules.cli import build_parser, main
 from ddz_rules.docs import generate
 from ddz_rules.docs.book import Book, rule_points
 from ddz_rules.docs.invariants import INVARIANTS
-from ddz_rules.docs.reference import help_text, key_html, subcommands
-from ddz_rules.docs.render import card_faces
+from ddz_rules.docs.reference import (
+    argument_rows,
+    as_argparse_shows,
+    exit_codes,
+    key_html,
+    subcommands,
+)
+from ddz_rules.docs.render import WORTH, card_faces, literal_braces, plural, plural_of
 from ddz_rules.docs.rulesets import ruleset_nav
 from ddz_rules.game import Passed, Played
 from ddz_rules.records import read_record, record_schema, replay
@@ -310,7 +318,7 @@ def test_matrix_has_every_ruleset_and_every_rule_point(pages: dict[str, str],
             if key.startswith("combinations.") and key.count(".") == 1:
                 name = key.split(".")[1]
                 for rid, cell in zip(ids, row[1:], strict=True):
-                    count = re.search(r"([\d,]+) plays", plain(cell.replace("<br>", " ")))
+                    count = re.search(r"([\d,]+) plays?\b", plain(cell.replace("<br>", " ")))
                     expected = tables[rid].by_type().get(name)
                     if expected is None:
                         assert plain(cell) == "not a play"
@@ -388,13 +396,63 @@ def test_invariants_page_names_real_tests_and_the_real_reading_check(
 # --------------------------------------------------------------------------- reference pages
 
 
-def test_cli_page_is_the_commands_own_help(pages: dict[str, str]) -> None:
+def test_cli_page_is_a_reference_read_from_the_parser(pages: dict[str, str]) -> None:
     page = pages["using/cli.md"]
     parser = build_parser()
+    assert "options:\n" not in page and "usage: ddz" not in page, "a --help dump on the page"
+    (commands,) = tables_with(page, "Command", "What it does")
+    assert [plain(row[0]).strip("`") for row in commands] == [
+        f"ddz {n}" for n in subcommands(parser)]
     for name, sub in subcommands(parser).items():
-        assert f"## ddz {name}" in page
-        assert help_text(sub) in page, name
-    assert help_text(build_parser()) in page
+        body = section(page, f"## ddz {name}")
+        assert as_argparse_shows(sub, sub.description) in body, name
+        (rows,) = tables_with(body, "Argument or option", "What it is", "Default")
+        assert rows == [[" ".join(c.split()) for c in row] for row in argument_rows(sub)]
+        for action in sub._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            written = action.option_strings[-1] if action.option_strings else action.metavar
+            (row,) = [r for r in rows if str(written) in plain(r[0]).replace(",", " ").split()]
+            if action.help:
+                assert action.help.replace("%%", "%").lower() in plain(row[1]).lower()
+        codes = exit_codes(sub)
+        assert codes, name
+        (sentence,) = re.findall(r"^Exit codes: .*$", body, re.M)
+        assert sentence == "Exit codes: " + "; ".join(
+            f"{code} {literal_braces(meaning)}" for code, meaning in codes.items()) + "."
+
+
+def test_cli_examples_are_real_runs_shown_whole(pages: dict[str, str]) -> None:
+    page = pages["using/cli.md"]
+    css = (DOCS / "stylesheets" / "extra.css").read_text(encoding="utf-8")
+    assert re.search(r"\.wrap-lines pre > code[^{]*\{[^}]*white-space: pre-wrap", css)
+    for name in subcommands(build_parser()):
+        body = section(page, f"## ddz {name}")
+        blocks = code_blocks(body, "console")
+        assert blocks, f"ddz {name} has no example"
+        assert body.count('<div class="wrap-lines" markdown>') >= len(blocks) + 1, name
+        for block, note in zip(blocks, re.findall(r"\(exit code (\d+)\):", body), strict=True):
+            command, _, shown = block.partition("\n")
+            assert command.startswith("$ ddz "), command
+            argv, _, head = command[2:].partition(" | head -n ")
+            out = io.StringIO()
+            with contextlib.chdir(ROOT), contextlib.redirect_stdout(out), \
+                    contextlib.redirect_stderr(out):
+                code = main(shlex.split(argv)[1:])
+            lines = [line.rstrip() for line in out.getvalue().splitlines()]
+            expected = lines[:int(head)] if head else lines
+            assert shown.rstrip("\n").splitlines() == expected, command
+            assert int(note) == code, command
+
+
+def test_no_page_shows_a_doubled_percent_sign(pages: dict[str, str]) -> None:
+    for name, markdown in all_pages(pages).items():
+        assert "%%" not in markdown, name
+    parser = build_parser()
+    for sub in [parser, *subcommands(parser).values()]:
+        assert "%%" not in sub.format_help(), sub.prog
+    assert as_argparse_shows(parser, "%(prog)s: 95%% sure") == "ddz: 95% sure"
+    assert as_argparse_shows(parser, "95% sure") == "95% sure"
 
 
 def test_format_pages_list_every_schema_key(pages: dict[str, str], tmp_path: Path) -> None:
@@ -501,3 +559,175 @@ def test_comparisons_page_defines_every_measure_and_shows_what_the_command_print
         expected = [cell(fresh["rulesets"][name].get(measure.key), measure.proportion)
                     for name in STANDARD.rulesets]
         assert cells(row)[1:len(expected) + 1] == expected
+
+
+# --------------------------------------------------------------------------- as a reader reads
+
+
+def counted_nouns() -> set[str]:
+    """The plural of every noun a page counts: those the generators pass to ``plural``, and
+    the nouns the pages count in their own words."""
+    nouns = {"plays", "cards", "ranks", "copies", "jokers", "players", "peasants", "hands",
+             "rulesets", "passes", "ways", "readings", "types", "items", "characters",
+             "singles", "pairs", "trios", "fours", "kickers", "events", "seats", "tricks",
+             "decisions", "examples", "card sets", "rules"}
+    for path in (ROOT / "ddz_rules" / "docs").glob("*.py"):
+        for word in re.findall(r"plural\([^\n]*?,\s*[\"']([a-z][a-z ]*)[\"']",
+                               path.read_text(encoding="utf-8")):
+            nouns.add(plural_of(word))
+    return nouns
+
+
+def test_counts_agree_with_their_nouns(pages: dict[str, str]) -> None:
+    nouns = counted_nouns()
+    assert {"plays", "combination types", "copies", "passes"} <= nouns
+    wrong = re.compile(r"(?<![\w.,])(?<![Ss]eat )1 (" + "|".join(
+        sorted((re.escape(n) for n in nouns), key=len, reverse=True)) + r")\b")
+    for name, markdown in all_pages(pages).items():
+        found = wrong.search(markdown)
+        assert found is None, f"{name}: {markdown[max(0, found.start() - 80):found.end()]!r}" \
+            if found else ""
+    assert plural(1, "play") == "1 play" and plural(14, "play") == "14 plays"
+    assert plural(1, "copy") == "1 copy" and plural(4, "copy") == "4 copies"
+    matrix = pages["compare/matrix.md"]
+    rocket = next(line for line in matrix.splitlines()
+                  if "<code>combinations.rocket</code>" in line)
+    assert "<br>1 play |" in rocket
+
+
+def test_the_source_box_says_what_the_text_is_before_its_file_name(
+        pages: dict[str, str]) -> None:
+    for rid in RULESETS:
+        source = load(rid).data["source"]
+        page = pages[f"rulesets/{rid}.md"]
+        box = page[page.index('!!! info "Source"'):].split("\n\n\n", 1)[0]
+        assert str(source["text"]).split()[0] not in box.splitlines()[0], rid
+        about = box.index(" ".join(str(source["about"]).split()))
+        small = box.index('<small class="key">Reference: ')
+        assert about < small, rid
+        assert str(source["text"]).split()[0] in plain(box[small:]), rid
+        if re.match(r"\d{3}_", str(source["text"])):
+            assert f"source text {source['text'][:3]}" in box, rid
+
+
+def test_the_cap_is_named_for_what_the_engine_caps(pages: dict[str, str]) -> None:
+    capped = load(str(ROOT / "tests" / "fixtures" / "variants" / "capped.yaml"))
+    assert capped.cap == 8
+    bombs = [scoring.MultiplierEvent("bomb", 2), scoring.MultiplierEvent("bomb", 2)]
+    result = scoring.settle(capped, landlord=0, landlord_won=True, base=3, events=bombs)
+    assert result.multiplier == 4, "the multiplier itself is never capped"
+    assert result.scores[0] == 8 * (capped.players - 1), "base x multiplier (12) is capped at 8"
+    phrase = re.compile(r"what a hand is worth \(base [x\u00d7] multiplier\)", re.I)
+    for name, markdown in all_pages(pages).items():
+        text = " ".join(without_code(markdown).split())
+        assert not re.search(r"cap (on|of) the multiplier|multiplier cap|caps? the multiplier",
+                             text, re.I), name
+    for rid in RULESETS:
+        page = pages[f"rulesets/{rid}.md"]
+        assert f"**Cap on {WORTH}: " in page, rid
+        block = page.split(f"**Cap on {WORTH}: ", 1)[1].split("<small", 1)[0]
+        assert phrase.search(block), (rid, block)
+    guide = (DOCS / "using" / "new-variant.md").read_text(encoding="utf-8")
+    assert phrase.search(guide)
+
+
+def test_identifiers_stay_whole_in_key_columns(pages: dict[str, str]) -> None:
+    css = (DOCS / "stylesheets" / "extra.css").read_text(encoding="utf-8")
+    assert re.search(r"code\.nowrap \{[^}]*white-space: nowrap;[^}]*overflow-wrap: normal", css)
+    page = pages["compare/comparisons.md"]
+    (rows,) = tables_with(page, "measure", "key", "per hand")
+    for row in rows:
+        assert re.fullmatch(r'<code class="nowrap">[a-z0-9_]+</code>', row[1]), row
+    for name in subcommands(build_parser()):
+        body = section(pages["using/cli.md"], f"## ddz {name}")
+        for rows in tables_with(body, "Argument or option"):
+            assert all(row[0].startswith('<code class="nowrap">') for row in rows), name
+
+
+def test_the_comparisons_page_says_why_its_run_differs_from_the_readmes(
+        pages: dict[str, str]) -> None:
+    from ddz_rules.compare.measures import MEASURES
+    from ddz_rules.docs.comparisons import (
+        README_RUN,
+        README_WORKERS,
+        STANDARD,
+        command,
+        standard_summary,
+    )
+
+    page = pages["compare/comparisons.md"]
+    run = " ".join(section(page, "## A standard run").split())
+    assert f"$ {command(STANDARD)}" in page and f"$ {command(README_RUN, README_WORKERS)}" in page
+    assert f"{STANDARD.hands} hands each (seed {STANDARD.seed})" in run
+    assert f"{README_RUN.hands:,} hands of each ruleset with seed {README_RUN.seed}" in run
+    assert "built" in run and "README" in run and "intervals" in run
+    # The README's first command is the larger run named here.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = next(line for line in readme.splitlines() if line.startswith("pip install -e . && "))
+    args = build_parser().parse_args(shlex.split(first.split("&&")[1])[1:])
+    assert (tuple(args.rulesets), args.hands, args.bots, args.seed, args.workers) == (
+        README_RUN.rulesets, README_RUN.hands, README_RUN.bots, README_RUN.seed, README_WORKERS)
+    # And the page's claim holds: on every measure both runs show, the intervals overlap.
+    shown = {}
+    for line in readme.splitlines():
+        found = re.match(r"\u2502 (.+?) +\u2502(.*)\u2502$", line)
+        if found:
+            shown[found.group(1)] = [c.strip() for c in found.group(2).split("\u2502")]
+    summary = standard_summary()
+    compared = 0
+    for measure in MEASURES:
+        if measure.label not in shown:
+            continue
+        for name, figure in zip(STANDARD.rulesets, shown[measure.label], strict=False):
+            estimate = summary["rulesets"][name].get(measure.key)
+            if estimate is None or figure == "-":
+                continue
+            _, low, high = (float(x) for x in re.findall(r"-?\d+\.\d+", figure))
+            scale = 100 if measure.proportion else 1
+            assert estimate["low"] * scale <= high and low <= estimate["high"] * scale, \
+                (measure.label, name, figure, estimate)
+            compared += 1
+    assert compared >= 30
+
+
+def test_the_rules_lead_with_the_players_words(pages: dict[str, str]) -> None:
+    for rid in RULESETS:
+        page = pages[f"rulesets/{rid}.md"]
+        facts = re.findall(r"^- \*\*([A-Za-z ]+):\*\*", page, re.M)
+        assert facts and not {"Body", "Chain", "Class", "Kickers"} & set(facts), rid
+        assert {"Main part", "Run", "Extra cards", "Beats"} <= set(facts), rid
+        for point in rule_points(load(rid).data):
+            if point.dotted.startswith(("combinations.", "classes.")):
+                continue
+            prose = " ".join(point.text.split())
+            flat = " ".join(page.split())
+            key = f'<small class="key"><code>{point.dotted.replace("_", "_<wbr>")}</code></small>'
+            assert f"{prose} {key}" in flat, (rid, point.dotted)
+            assert f"** · `{point.dotted}`" not in page, (rid, point.dotted)
+        beats = section(page, "## What beats what")
+        assert "beats any ordinary play" in beats and "level" not in beats.split("|")[0]
+        assert "(../index.md#glossary)" in page and "(../index.md#body)" in page, rid
+    matrix = pages["compare/matrix.md"]
+    assert "Class plain" not in matrix and "level 1 |" not in matrix
+    assert "| Bombs<br>" in matrix and "beats any ordinary play" in matrix
+
+
+def test_the_glossary_defines_the_words_of_the_game() -> None:
+    home = (DOCS / "index.md").read_text(encoding="utf-8")
+    glossary = section(home, "## Glossary")
+    for word in ("landlord", "peasant", "kitty", "bid", "trick", "kicker", "chain", "bomb",
+                 "rocket", "body", "class"):
+        found = re.search(rf'<dt id="{word}">[^<]+</dt>\s*<dd markdown>(.+?)</dd>', glossary,
+                          re.S)
+        assert found and len(found.group(1).split()) >= 8, word
+
+
+def test_the_install_page_names_every_extra() -> None:
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["optional-dependencies"]
+    assert {"plots", "dask"} <= set(extras)
+    page = (DOCS / "using" / "install.md").read_text(encoding="utf-8")
+    (rows,) = tables_with(page, "extra", "command", "for")
+    assert sorted(plain(row[0]).strip("`") for row in rows) == sorted(extras)
+    for row in rows:
+        assert f"[{plain(row[0]).strip('`')}]" in row[1] and len(plain(row[2]).split()) >= 3, row

@@ -581,6 +581,8 @@ EXAMPLES: dict[str, dict[int, list[str]]] = {
     "compare": {0: ["compare", "classic", "--hands", "2", "--bots", "random", "--no-progress"],
                 2: ["compare", "nope", "--hands", "2"]},
     "match": {0: ["match", "--bots", "random"], 2: ["match", "--matches", "0"]},
+    "rate": {0: ["rate", "--levels", "random,standard", "--matches", "2", "--no-progress"],
+             2: ["rate", "--levels", "medium,medium"]},
 }
 
 

@@ -14,17 +14,22 @@ from typing import Any
 from ddz_rules.compare import report
 from ddz_rules.compare.measures import MEASURES
 from ddz_rules.compare.run import RunSpec, execute
-from ddz_rules.docs.render import code, table, wide
+from ddz_rules.docs.render import code_nowrap, number, plural, table, wide
 
-#: The standard comparison the page shows.
+#: The standard comparison the page shows: small enough to play while the site is built.
 STANDARD = RunSpec(("classic", "open-auction", "two-player"), hands=400, bots="medium", seed=1)
+#: The larger run the README shows (its first command; seed 0 is the default there), and the
+#: worker processes it names, which change nothing in the results.
+README_RUN = RunSpec(STANDARD.rulesets, hands=4000, bots="medium", seed=0)
+README_WORKERS = 2
 CHARTS = ("differences", "landlord_win", "landlord_score", "multiplier", "decisions",
           "lead_changes", "multiplier_distribution")
 
 
-def command(spec: RunSpec = STANDARD) -> str:
+def command(spec: RunSpec = STANDARD, workers: int = 1) -> str:
+    """The ``ddz compare`` command that plays ``spec``."""
     return (f"ddz compare {' '.join(spec.rulesets)} --hands {spec.hands} --bots {spec.bots} "
-            f"--seed {spec.seed}")
+            f"--seed {spec.seed}" + (f" --workers {workers}" if workers > 1 else ""))
 
 
 @cache
@@ -54,7 +59,7 @@ def comparisons_page() -> str:
     summary = standard_summary()
     names = list(summary["rulesets"])
     definitions = table(["measure", "key", "per hand"],
-                        [[m.label, code(m.key), m.definition] for m in MEASURES])
+                        [[m.label, code_nowrap(m.key), m.definition] for m in MEASURES])
     results = table(["measure", *names],
                     [[m.label, *(cell(summary["rulesets"][n].get(m.key), m.proportion)
                                  for n in names)] for m in MEASURES])
@@ -69,7 +74,8 @@ def comparisons_page() -> str:
 `ddz compare` plays many hands of each ruleset with computer players and reports what the rules
 change. Every measure below is computed per hand from the hand's log, then averaged over the
 run with a 95% interval: Wilson's interval for a share of hands, the normal approximation for a
-mean.
+mean (taken on a log or logit scale for a measure bounded on one side or both, so that no
+interval reaches outside what the measure can be).
 
 Rulesets that share a deck play the same seeded deals: hand *i* of every such ruleset starts
 from the same shuffle, so their difference is measured hand by hand (paired), which removes
@@ -78,7 +84,7 @@ most of the luck of the deal. Rulesets with different decks (the two-player game
 
 ## The measures
 
-{wide(definitions)}
+{wide(definitions, "wide-table measures")}
 
 A side's distance from its goal is the cards its best-placed player still has to shed (to zero,
 or to the advantage line for the two-player peasant). After each play the side with the smaller
@@ -92,8 +98,23 @@ plays) the eventual winner took the lead for the last time.
 $ {command()}
 ```
 
-{len(names)} rulesets, {STANDARD.hands} hands each, every seat played by the `{STANDARD.bots}`
-bot. Mean and [95% interval] per ruleset:
+{plural(len(names), "ruleset")}, {plural(STANDARD.hands, "hand")} each (seed {STANDARD.seed}), every
+seat played by the `{STANDARD.bots}` bot. This run is played while this site is built, so it is
+kept small. The README shows a run ten times larger, {number(README_RUN.hands)} hands of each
+ruleset with seed {README_RUN.seed}:
+
+```console
+$ {command(README_RUN, README_WORKERS)}
+```
+
+The two runs deal different hands, so their figures differ: that is the luck of the deal, and it
+stays within their intervals (on every measure both show, this run's interval and the README's
+overlap).
+This run's intervals are about three times wider than the README's, since ten times fewer hands
+widen an interval by about √10. Each command above prints exactly its run's figures, whatever
+the machine and however many `--workers` play it: results depend only on the seed.
+
+Mean and [95% interval] per ruleset, this page's run:
 
 {wide(results)}
 

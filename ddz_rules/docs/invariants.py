@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ddz_rules.docs.book import Book
-from ddz_rules.docs.render import admonition, card_faces, code_html, number, plural, table
+from ddz_rules.docs.render import WORTH, admonition, card_faces, code_html, number, plural, table
 
 
 @dataclass(frozen=True)
@@ -105,8 +105,8 @@ INVARIANTS = (
          ("test_hand.py", "test_every_hand_ends_zero_sum_with_conserved_cards"))),
     Invariant(
         "Zero-sum settlement",
-        "The scores of a settled hand sum to zero, and the landlord's score is the stake "
-        "(base times multiplier) times the number of peasants.",
+        f"The scores of a settled hand sum to zero, and the landlord's score is {WORTH}, "
+        "no more than the ruleset's cap, times the number of peasants.",
         "What the landlord wins the peasants lose, and the other way round.",
         "Every hand played at random (Hypothesis), and each source text's worked example.",
         (("test_hand.py", "HandMachine.a_settled_hand_is_scored_consistently"),
@@ -232,7 +232,7 @@ def reading_check_md(book: Book) -> str:
         report = book.check(rid)
         parts.append(f"### {rid}")
         if not report["ambiguous"]:
-            parts.append(f"All {number(report['plays'])} plays have exactly one reading.")
+            parts.append(f"All {plural(report['plays'], 'play')} have exactly one reading.")
             continue
         body = table(["Cards", "Readings"], [
             [card_faces(item["cards"]),

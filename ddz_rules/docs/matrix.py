@@ -15,15 +15,19 @@ from ddz_rules import cards
 from ddz_rules.docs.book import REFERENCE, Book, is_point, lookup, rule_points
 from ddz_rules.docs.render import (
     card_faces,
-    code_html,
+    key_ref,
     label,
     number,
+    plural,
     table,
     tabs,
+    term,
     value_text,
     wide,
 )
 from ddz_rules.docs.rulesets import (
+    beats_text,
+    class_label,
     playable_ranks,
     point_label,
     type_name,
@@ -42,6 +46,10 @@ GROUPS = {
     "readings": "Readings",
     "kickers": "Kicker rules",
 }
+
+
+#: The group of the rows that say which plays beat other types (the play classes).
+CLASS_GROUP = "What beats other types"
 
 
 @dataclass(frozen=True)
@@ -96,7 +104,7 @@ def shape_text(ctype: CombinationType) -> str:
     if hi is None:
         return f"{lo}+ {many} in a row"
     if hi == lo:
-        return f"exactly {lo} {many} in a row"
+        return f"exactly {plural(lo, one, many)} in a row"
     return f"{lo} to {hi} {many} in a row"
 
 
@@ -113,10 +121,9 @@ def combination_cell(book: Book, ruleset: Ruleset, name: str) -> str:
         lines.append(f"{card_faces(cards.RANKS[ranks[0]])} to "
                      f"{card_faces(cards.RANKS[ranks[-1]])}")
     if ctype.kicker_unit:
-        unit = UNITS[ctype.kicker_unit]
-        per = ctype.kickers_per_rank
-        lines.append(f"+ {per} {unit[0] if per == 1 else unit[1]} each")
-    lines.append(f"{number(book.counts(ruleset.id)[name])} plays")
+        one, many = UNITS[ctype.kicker_unit]
+        lines.append(f"+ {plural(ctype.kickers_per_rank, one, many)} each")
+    lines.append(plural(book.counts(ruleset.id)[name], "play"))
     return "<br>".join(lines)
 
 
@@ -156,8 +163,9 @@ def rows(book: Book) -> list[Row]:
         cells = []
         for r in rulesets:
             klass = r.data["classes"].get(name)
-            cells.append(f"level {klass['level']}" if klass else "no such class")
-        out.append(Row("Play classes", f"Class {name}", f"classes.{name}.level", tuple(cells)))
+            cells.append(f"beats {beats_text(book, r, name, short=True)}" if klass
+                         else "no such kind")
+        out.append(Row(CLASS_GROUP, class_label(name), f"classes.{name}.level", tuple(cells)))
     for name in combination_names(book):
         out.append(Row("Combination types", type_name(name), f"combinations.{name}",
                        tuple(combination_cell(book, r, name) for r in rulesets)))
@@ -179,10 +187,12 @@ def matrix_page(book: Book) -> str:
     parts = ["---\nhide:\n  - navigation\n  - toc\n---",
              "# The variant matrix",
              f"Every bundled ruleset against every rule point: each rule point (a value with "
-             f"its prose) of any ruleset file, each play class, each combination type with its "
-             f"shape (one rank or a chain of them, and the ranks a body may use), its kickers "
-             f"for each body rank and its count of plays, and each kicker rule a single type "
-             f"sets for itself. A cell that differs from "
+             f"its prose) of any ruleset file; what bombs and the rocket beat; each combination "
+             f"type with its shape (one rank, or a run of consecutive ranks), the ranks its main "
+             f"part may use (its {term('body', 'body')}), the extra cards it carries for each "
+             f"rank of the main part ({term('kickers', 'kicker')}) and its count of plays; and "
+             f"each kicker rule a single type sets for itself. Each row leads with the rule in "
+             f"words; the ruleset file's key follows in small type. A cell that differs from "
              f"{book.ids[ref]} is <span class=\"changed\">marked</span>. The prose of each "
              f"point is on the ruleset's own page; the points whose prose differs between "
              f"rulesets are [side by side](side-by-side.md).",
@@ -194,7 +204,7 @@ def matrix_page(book: Book) -> str:
     for group, members in groups.items():
         body = []
         for row in members:
-            first = f"{row.label}<br><small>{code_html(row.key)}</small>"
+            first = f"{row.label}<br>{key_ref(row.key)}"
             cells = [c if i == ref or c == row.cells[ref] else f'<span class="changed">{c}</span>'
                      for i, c in enumerate(row.cells)]
             body.append([first, *cells])
@@ -254,6 +264,6 @@ def side_by_side_page(book: Book) -> str:
     if same:
         parts.append("## The same in every ruleset")
         parts.append(table(["Rule point", "Value and prose"],
-                           [[f"{lab}<br><small>{code_html(key)}</small>", text]
+                           [[f"{lab}<br>{key_ref(key)}", text]
                             for lab, key, text in same]))
     return "\n\n".join(parts) + "\n"

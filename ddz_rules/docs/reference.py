@@ -1,31 +1,28 @@
-"""The reference pages: the ``ddz`` command from its own help, and the hand record and ruleset
-file formats from their JSON Schemas."""
+"""The reference pages: the ``ddz`` command from its own parser, with examples run while the
+site is built, and the hand record and ruleset file formats from their JSON Schemas."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import re
+import shlex
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from ddz_rules.cli import build_parser
-from ddz_rules.docs.book import Book
-from ddz_rules.docs.render import code, literal_braces, table
+from ddz_rules.cli import build_parser, main
+from ddz_rules.docs.book import Book, repo_root
+from ddz_rules.docs.render import code, code_nowrap, literal_braces, plural, table, wide
 from ddz_rules.records import record_schema, replay, to_record
 from ddz_rules.ruleset import schema as ruleset_schema
 from ddz_rules.simulate import hand_seed, play_random
 
 #: Plain item types of a list, in the plural.
 PLURALS = {"string": "strings", "integer": "integers", "number": "numbers", "boolean": "booleans"}
-#: Width of the help text on the page, whatever the terminal.
-HELP_WIDTH = 88
-
-
-class _Formatter(argparse.HelpFormatter):
-    def __init__(self, prog: str) -> None:
-        super().__init__(prog, width=HELP_WIDTH)
 
 
 def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -36,64 +33,199 @@ def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
     return {}
 
 
-_PERCENT = re.compile(r"%%|%\(|%")
-
-
-def _escape_percent(text: str) -> str:
-    """Escape a lone ``%`` for argparse's %-formatting of help (idempotent)."""
-    return _PERCENT.sub(lambda m: m.group(0) if m.group(0) in ("%%", "%(") else "%%", text)
-
-
-def help_text(parser: argparse.ArgumentParser) -> str:
-    """A parser's ``--help`` at a fixed width.
-
-    A lone ``%`` in a help string would break argparse's formatting (it is a format
-    character there), so each help string is escaped first; a correct one is left as it is.
-    """
-    parser.formatter_class = _Formatter
-    for action in parser._actions:
-        if action.help:
-            action.help = _escape_percent(action.help)
-        if isinstance(action, argparse._SubParsersAction):
-            for choice in action._choices_actions:
-                if choice.help:
-                    choice.help = _escape_percent(choice.help)
-    return parser.format_help().rstrip()
-
-
 _EXIT_CODES = re.compile(r"Exit codes: (.*)", re.S)
 
 
 def exit_codes(parser: argparse.ArgumentParser) -> dict[int, str]:
-    """The exit codes a parser's help states (its epilog, ``Exit codes: 0 what; 2 what``)."""
+    """The exit codes a parser's help states (its epilog, ``Exit codes: 0 what; 2 what``).
+
+    >>> exit_codes(argparse.ArgumentParser(epilog="Exit codes: 0 fine (a; b); 2 bad."))
+    {0: 'fine (a; b)', 2: 'bad'}
+    """
     found = _EXIT_CODES.search(parser.epilog or "")
     if not found:
         return {}
     codes: dict[int, str] = {}
-    for part in " ".join(found.group(1).split()).rstrip(".").split("; "):
+    # "; " ends a code's meaning only where the next code follows (a meaning may hold "; ")
+    for part in re.split(r"; (?=\d+ )", " ".join(found.group(1).split()).rstrip(".")):
         code, _, meaning = part.partition(" ")
         codes[int(code)] = meaning
     return codes
 
 
-def cli_page() -> str:
-    """``using/cli.md``: each subcommand's own help."""
+# --------------------------------------------------------------------------- the CLI page
+
+#: What a positional argument holds, where the parser gives it no help of its own (by its
+#: metavar). An argument with neither fails the build: the table refuses an empty cell.
+ARGUMENTS = {
+    "CARDS": "the card set to read, as card text (`33344456`, `K K K 3`)",
+    "PLAY": "the play, as card text",
+    "PREVIOUS": "the play it must beat, as card text",
+    "HAND": "the cards in the hand, as card text",
+    "A": "a ruleset: a bundled id or a ruleset file",
+    "B": "the ruleset to set against it: a bundled id or a ruleset file",
+    "RECORD.json": "a hand record file (see [Hand records](records.md))",
+    "RULESET": "the rulesets to compare: bundled ids or ruleset files",
+}
+#: How many values a positional takes, by its ``nargs``.
+NARGS = {None: "", "?": "optional", "*": "zero or more", "+": "one or more"}
+
+
+@dataclass(frozen=True)
+class Example:
+    """A command the CLI page runs while the site is built, and why it is shown."""
+
+    argv: tuple[str, ...]
+    note: str
+    #: Show only the first lines, as ``| head -n N`` (for commands that print a great deal).
+    head: int | None = None
+
+    def command(self) -> str:
+        line = "ddz " + " ".join(shlex.quote(a) for a in self.argv)
+        return line + (f" | head -n {self.head}" if self.head else "")
+
+
+#: The examples of each subcommand: real commands, run in-process by ``ddz_rules.cli.main``.
+EXAMPLES: dict[str, tuple[Example, ...]] = {
+    "rules": (Example(("rules",), "Every bundled ruleset, with its title"),),
+    "check": (Example(("check", "classic"), "One ruleset, compiled and checked"),),
+    "classify": (
+        Example(("classify", "33344456"), "A play and its one reading"),
+        Example(("classify", "44445555"),
+                "A card set that is not a play: the answer names the rule that forbids it"),
+    ),
+    "beats": (
+        Example(("beats", "KKK3", "QQQR"), "Two plays of one type: the main part decides"),
+        Example(("beats", "3333", "AAA2"), "A bomb against an ordinary play"),
+    ),
+    "moves": (Example(("moves", "55556", "--beat", "KKK"),
+                      "The only answer to a trio of kings from this hand"),),
+    "plays": (Example(("plays", "-r", "classic"), "The first lines of the table", head=3),),
+    "diff": (Example(("diff", "classic", "turned-card"), "A variant against its base"),),
+    "replay": (
+        Example(("replay", "tests/fixtures/records/s3-bid-3-two-bombs.json"),
+                "A valid record: the worked example of source text 003"),
+        Example(("replay", "tests/fixtures/records/bad/leader-passes.json"),
+                "A record with an illegal action"),
+    ),
+    "simulate": (Example(("simulate", "-r", "classic", "--hands", "200", "--seed", "1"),
+                         "Random legal play, summarised"),),
+    "compare": (Example(("compare", "classic", "open-auction", "--hands", "100", "--bots",
+                         "random", "--seed", "1", "--csv"),
+                        "A small run as CSV, its first lines; without `--csv` the same figures "
+                        "print as a table, and [Comparisons](../compare/comparisons.md) shows "
+                        "a larger run's tables", head=4),),
+    "match": (Example(("match", "--bots", "random", "--seed", "1"),
+                      "One match of the classic rules, hand by hand"),),
+}
+
+
+def run_example(example: Example, root: Path) -> tuple[int, str]:
+    """Run an example as ``ddz`` would from ``root``: its exit code and what it printed
+    (standard output and error together, each line without trailing blanks)."""
+    out = io.StringIO()
+    with contextlib.chdir(root), contextlib.redirect_stdout(out), \
+            contextlib.redirect_stderr(out):
+        code = main(list(example.argv))
+    lines = [line.rstrip() for line in out.getvalue().splitlines()]
+    return code, "\n".join(lines[:example.head] if example.head else lines).rstrip()
+
+
+def as_argparse_shows(parser: argparse.ArgumentParser, text: str | None) -> str:
+    """A description as ``--help`` prints it: argparse %-formats it only if it names
+    ``%(prog)``."""
+    text = text or ""
+    return text % {"prog": parser.prog} if "%(prog)" in text else text
+
+
+def _formatter(parser: argparse.ArgumentParser) -> argparse.HelpFormatter:
+    return argparse.HelpFormatter(parser.prog, width=10_000)
+
+
+def usage(parser: argparse.ArgumentParser) -> str:
+    """The usage line, on one line (the page wraps it)."""
+    return " ".join(parser.format_usage().split()).removeprefix("usage: ")
+
+
+def argument_rows(parser: argparse.ArgumentParser) -> list[list[str]]:
+    """One row per argument and option, from the parser itself: how it is written, what it
+    holds (its help as ``--help`` prints it) and its default."""
+    formatter = _formatter(parser)
+    rows = []
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue
+        written = formatter._format_action_invocation(action)
+        if action.help:
+            what = formatter._expand_help(action)
+        else:
+            what = ARGUMENTS[str(action.metavar or action.dest)]
+        if not action.option_strings:
+            many = NARGS.get(action.nargs if isinstance(action.nargs, str) else None, "")
+            what = f"{many}: {what}" if many else what
+            default = "required" if action.nargs in (None, "+") else "optional"
+        elif isinstance(action, argparse._StoreTrueAction | argparse._StoreFalseAction):
+            default = "off"
+        elif action.default is None:
+            default = "none"
+        else:
+            default = code_nowrap(str(action.default))
+        rows.append([code_nowrap(written), what[:1].upper() + what[1:], default])
+    return rows
+
+
+def wrapped(block: str) -> str:
+    """A console block whose long lines wrap instead of scrolling out of sight."""
+    return f'<div class="wrap-lines" markdown>\n\n{block}\n\n</div>'
+
+
+def examples_md(name: str, root: Path) -> str:
+    """A subcommand's examples, each run now, with what it printed and its exit code (none
+    for a subcommand that has none yet: the tests ask for at least one)."""
+    parts = []
+    for example in EXAMPLES.get(name, ()):
+        code, output = run_example(example, root)
+        parts.append(f"{example.note} (exit code {code}):")
+        parts.append(wrapped(f"```console\n$ {example.command()}\n{output}\n```"))
+    return "\n\n".join(parts)
+
+
+def cli_page(root: Path | None = None) -> str:
+    """``using/cli.md``: per subcommand, what it does, its arguments and options, its exit
+    codes, and examples run while the site is built."""
+    root = root or repo_root()
     parser = build_parser()
     subs = subcommands(parser)
+    choices = {a.dest: _formatter(parser)._expand_help(a) for action in parser._actions
+               if isinstance(action, argparse._SubParsersAction)
+               for a in action._choices_actions}
     parts = ["# The ddz command",
-             "Generated from the command's own `--help`. Every subcommand takes `--json`. An "
-             "error is one line on standard error, `ddz: error: ...`, naming what is at fault. "
-             "The exit codes, which each command's help states for itself:",
+             "`ddz` reads, checks and referees any ruleset: a bundled id (`ddz rules` lists "
+             "them) or a ruleset file, given with `-r`. Every subcommand takes `--json` for "
+             "output a program can read, and `-h` or `--help` for its help. Cards are written "
+             "by rank, `3 4 5 6 7 8 9 T J Q K A 2`, `B` the small joker and `R` the big joker; "
+             "input also takes `10`, lower case, and spaces, commas, dashes or plus signs "
+             "between cards. Every table below is read from the command's own parser, and "
+             "every example was run while this page was built.",
+             "An error is one line on standard error, `ddz: error: ...`, naming what is at "
+             "fault. The exit codes, which each command's help states for itself:",
              table(["Exit code", "Meaning"],
                    [[f"`{code}`", literal_braces(meaning)]
-                    for code, meaning in exit_codes(parser).items()]),
-             f"```text\n$ ddz --help\n{help_text(parser)}\n```"]
-    rows = [[f"[`ddz {name}`](#ddz-{name})", sub.description or name]
-            for name, sub in subs.items()]
+                    for code, meaning in exit_codes(parser).items()])]
+    rows = [[f"[{code_nowrap(f'ddz {name}')}](#ddz-{name})", choices.get(name) or
+             as_argparse_shows(sub, sub.description)] for name, sub in subs.items()]
     parts.append(table(["Command", "What it does"], rows))
     for name, sub in subs.items():
-        parts.append(f"## ddz {name}\n\n{sub.description}\n\n"
-                     f"```text\n$ ddz {name} --help\n{help_text(sub)}\n```")
+        codes = "; ".join(f"{code} {literal_braces(meaning)}"
+                          for code, meaning in exit_codes(sub).items())
+        parts += [f"## ddz {name}",
+                  as_argparse_shows(sub, sub.description),
+                  wrapped(f"```text\n{usage(sub)}\n```"),
+                  wide(table(["Argument or option", "What it is", "Default"],
+                             argument_rows(sub)), "wide-table arguments"),
+                  f"Exit codes: {codes}."]
+        shown = examples_md(name, root)
+        parts += [shown] if shown else []
     return "\n\n".join(parts) + "\n"
 
 
@@ -141,15 +273,13 @@ def _describe(node: Mapping[str, Any] | bool, root: Mapping[str, Any]) -> str:
     if "maximum" in node:
         limits.append(f"at most {node['maximum']}")
     if "minLength" in node:
-        n = node["minLength"]
-        limits.append(f"at least {n} character{'' if n == 1 else 's'}")
+        limits.append(f"at least {plural(node['minLength'], 'character')}")
     if "maxLength" in node:
-        n = node["maxLength"]
-        limits.append(f"at most {n} character{'' if n == 1 else 's'}")
+        limits.append(f"at most {plural(node['maxLength'], 'character')}")
     if "pattern" in node:
         limits.append(f"matching {code(node['pattern'])}")
     if "minItems" in node:
-        limits.append(f"at least {node['minItems']} items")
+        limits.append(f"at least {plural(node['minItems'], 'item')}")
     if names == ["array"] and "items" in node:
         item = _describe(node["items"], root)
         words = "a list of " + PLURALS.get(item, item)

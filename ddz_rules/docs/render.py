@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -25,6 +26,10 @@ from ddz_rules import cards
 
 #: The multiplication sign, for stakes and factors.
 TIMES = "\u00d7"
+
+#: What ``scoring.cap`` caps, in the words every page uses for it: the stake settled with each
+#: peasant (:func:`ddz_rules.scoring.settle`), never the multiplier alone.
+WORTH = f"what a hand is worth (base {TIMES} multiplier)"
 
 #: What each joker letter means, for legends and tooltips.
 JOKER_NAMES = {"B": "small joker", "R": "big joker"}
@@ -78,15 +83,21 @@ def plural_of(word: str) -> str:
     return word + "s"
 
 
-def plural(n: int, word: str, words: str | None = None) -> str:
+#: Counts spelled out when a sentence reads better with words (``spell=True``).
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                "ten", "eleven", "twelve")
+
+
+def plural(n: int, word: str, words: str | None = None, spell: bool = False) -> str:
     """A count and its noun, agreeing: every "N noun(s)" of every page goes through here.
 
     >>> plural(1, "play"), plural(24639, "play"), plural(1, "copy"), plural(2, "copy")
     ('1 play', '24,639 plays', '1 copy', '2 copies')
-    >>> plural(2, "four", "fours"), plural(0, "pass")
-    ('2 fours', '0 passes')
+    >>> plural(2, "four", "fours"), plural(0, "pass"), plural(1, "single card", spell=True)
+    ('2 fours', '0 passes', 'one single card')
     """
-    return f"{number(n)} {word if n == 1 else (words or plural_of(word))}"
+    shown = NUMBER_WORDS[n] if spell and 0 <= n < len(NUMBER_WORDS) else number(n)
+    return f"{shown} {word if n == 1 else (words or plural_of(word))}"
 
 
 def code(text: str) -> str:
@@ -97,6 +108,26 @@ def code(text: str) -> str:
 def code_html(text: str) -> str:
     """Inline code as HTML, with a break opportunity after each underscore (for tables)."""
     return "<code>" + text.replace("_", "_<wbr>") + "</code>"
+
+
+def code_nowrap(text: str) -> str:
+    """Inline code as HTML that never breaks inside (identifiers in narrow table columns)."""
+    return f'<code class="nowrap">{html.escape(text)}</code>'
+
+
+def key_ref(dotted: str) -> str:
+    """A ruleset file key as a small secondary reference, set after the prose it belongs to."""
+    return f'<small class="key">{code_html(dotted)}</small>'
+
+
+#: The glossary of the game's words, on the rules book's home page.
+GLOSSARY = "index.md#glossary"
+
+
+def term(text: str, anchor: str, up: str = "../") -> str:
+    """A word of the game linked to its glossary entry (``up`` leads from the page to the
+    book's root)."""
+    return f"[{text}]({up}index.md#{anchor})"
 
 
 def literal_braces(text: str) -> str:

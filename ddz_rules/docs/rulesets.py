@@ -8,6 +8,7 @@ variant's page opens with what it changes from its base.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -17,17 +18,21 @@ from ddz_rules import cards
 from ddz_rules.docs import worked
 from ddz_rules.docs.book import Book, RulePoint, is_point, lookup, rule_points
 from ddz_rules.docs.render import (
+    GLOSSARY,
     LEGEND,
     TIMES,
+    WORTH,
     admonition,
     card_faces,
     card_list,
     code_html,
     heading_id,
+    key_ref,
     label,
     number,
     plural,
     table,
+    term,
     value_text,
 )
 from ddz_rules.ruleset import CombinationType, Ruleset
@@ -55,16 +60,16 @@ LABELS = {
     "scoring.multipliers": "Multipliers",
     "scoring.spring": "Spring",
     "scoring.anti_spring": "Anti-spring",
-    "scoring.cap": "Cap",
+    "scoring.cap": f"Cap on {WORTH}",
     "scoring.settlement": "Settlement",
-    "may_match_body": "Kicker of a body rank",
+    "may_match_body": "Kicker of the same rank as the main part",
     "max_copies_among_kickers": "Most cards of one rank among kickers",
     "both_jokers_as_kickers": "Both jokers as kickers",
     "quads_are_blocks": "Four of a rank is one block",
     "pair_kickers_distinct": "Pair kickers of different ranks",
     "single_kickers_distinct": "Single kickers of different ranks",
     "jokers_as_kickers": "Jokers as kickers",
-    "kicker_trio_beside_chain": "Kicker trio beside the chain",
+    "kicker_trio_beside_chain": "Kicker trio next to the run",
 }
 
 #: Readable names of the combination types; others fall back to the key.
@@ -99,8 +104,16 @@ LATER_SECTIONS = (
 )
 #: Examples shown per combination type.
 EXAMPLES = 4
+#: What one rank of a play's main part is, by how many cards of the rank it holds.
 WIDTH_WORDS = {1: "one card", 2: "a pair", 3: "a trio", 4: "four cards"}
-UNIT_WORDS = {1: "single", 2: "pair"}
+#: The same, as the noun a kicker is counted against ("for each trio of the run").
+WIDTH_NOUNS = {1: "card", 2: "pair", 3: "trio", 4: "four"}
+#: A kicker unit, by its width.
+UNIT_WORDS = {1: "single card", 2: "pair"}
+#: What a player calls the plays of each class: (one, many, a label for tables).
+CLASS_NOUNS = {"plain": ("ordinary play", "ordinary plays", "Ordinary plays"),
+               "bomb": ("bomb", "bombs", "Bombs"),
+               "rocket": ("rocket", "rockets", "The rocket")}
 
 
 def point_label(path: Sequence[str]) -> str:
@@ -113,10 +126,62 @@ def type_name(name: str) -> str:
 
 
 def point_md(point: RulePoint) -> str:
-    """A rule point: label, value and the key in bold, then its prose."""
+    """A rule point: its label and value in bold, then its prose, then its file key (small)."""
     value = value_text(point.value, point.path[-1])
-    return (f"**{point_label(point.path)}: {value}** · `{point.dotted}`\n\n"
-            f"{point.text}")
+    return f"**{point_label(point.path)}: {value}**\n\n{point.text} {key_ref(point.dotted)}"
+
+
+def class_noun(name: str, many: bool = False) -> str:
+    """What a player calls a play of a class: ``bomb``, ``ordinary play``."""
+    one, several, _ = CLASS_NOUNS.get(name, (f"{label(name).lower()} play",
+                                             f"{label(name).lower()} plays", label(name)))
+    return several if many else one
+
+
+def class_label(name: str) -> str:
+    """A class as a table label: ``Bombs``."""
+    return CLASS_NOUNS.get(name, ("", "", f"{label(name)} plays"))[2]
+
+
+def article(noun: str) -> str:
+    """``a bomb``, ``an ordinary play``; ``the rocket`` (there is only one)."""
+    if noun == "rocket":
+        return "the rocket"
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+def join_words(words: Sequence[str], last: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def class_plays(book: Book, ruleset: Ruleset, name: str) -> int:
+    """How many plays of the table belong to class ``name``."""
+    counts = book.counts(ruleset.id)
+    return sum(counts[c.name] for c in ruleset.combinations if c.klass == name)
+
+
+def beats_text(book: Book, ruleset: Ruleset, name: str, short: bool = False) -> str:
+    """What a play of class ``name`` beats, in a player's words (``short``: for the matrix)."""
+    classes = ruleset.data["classes"]
+    level = classes[name]["level"]
+    lower = [n for n, k in sorted(classes.items(), key=lambda kv: kv[1]["level"])
+             if k["level"] < level]
+    if not lower:
+        return ("only a play of its own type" if short else
+                "only a play of the same type and the same length of run whose main part is "
+                "lower; the extra cards never count")
+    text = f"any {join_words([class_noun(n) for n in lower], 'or')}"
+    if short:
+        return text
+    text += ", whatever its type"
+    if class_plays(book, ruleset, name) > 1:
+        text += f"; between two {class_noun(name, many=True)}, the higher main part wins"
+    elif all(k["level"] < level for n, k in classes.items() if n != name):
+        text += "; nothing beats it"
+    return text
 
 
 # --------------------------------------------------------------------------- prose examples
@@ -165,7 +230,7 @@ def example_md(example: Mapping[str, Any]) -> str:
     elif len(reads) == 1:
         line += " reads as " + reading_md(reads[0])
     else:
-        line += f" reads {len(reads)} ways: " + "; ".join(reading_md(r) for r in reads)
+        line += f" reads {plural(len(reads), 'way')}: " + "; ".join(reading_md(r) for r in reads)
     if example.get("beats"):
         line += ", and beats " + card_list(example["beats"], ", ")
     if example.get("does_not_beat"):
@@ -258,10 +323,10 @@ def _combination_changes(base: Ruleset, ruleset: Ruleset, name: str,
         return [Change(where, "a new combination type", new.text)]
     diffs = []
     for aspect, before, after in (
-            ("body", body_text(base, old), body_text(ruleset, new)),
-            ("chain", chain_text(old), chain_text(new)),
-            ("kickers", kicker_text(old), kicker_text(new)),
-            ("class", old.klass, new.klass)):
+            ("main part", body_text(base, old), body_text(ruleset, new)),
+            ("run", chain_text(old), chain_text(new)),
+            ("extra cards", kicker_text(old), kicker_text(new)),
+            ("kind of play", class_noun(old.klass), class_noun(new.klass))):
         if before != after:
             diffs.append(f"{aspect}: {before} → {after}")
     texts = []
@@ -312,35 +377,54 @@ def playable_ranks(ruleset: Ruleset, ctype: CombinationType) -> list[int]:
 
 
 def body_text(ruleset: Ruleset, ctype: CombinationType) -> str:
+    """The main part of a play of this type (its body), in a player's words."""
     if ctype.fixed_set:
-        return "the fixed set " + card_faces(cards.RANKS[ctype.low:ctype.high + 1])
+        return "exactly these cards: " + card_faces(cards.RANKS[ctype.low:ctype.high + 1])
     unit = WIDTH_WORDS.get(ctype.width, f"{ctype.width} cards")
     ranks = playable_ranks(ruleset, ctype)
-    return (f"{unit} of a rank, from {card_faces(cards.RANKS[ranks[0]])} to "
-            f"{card_faces(cards.RANKS[ranks[-1]])}")
+    low, high = card_faces(cards.RANKS[ranks[0]]), card_faces(cards.RANKS[ranks[-1]])
+    if ctype.max_length == 1:
+        return f"{unit}{' of one rank' if ctype.width > 1 else ''}, any rank from {low} to {high}"
+    return f"{unit} of each rank of the run, ranks {low} to {high} only"
 
 
 def chain_text(ctype: CombinationType) -> str:
+    """How many consecutive ranks a play of this type runs over (its chain), in words."""
     if ctype.fixed_set:
-        return "not a chain"
+        return "none"
     lo, hi = ctype.min_length, ctype.max_length
     if hi == 1:
-        return "one rank"
+        return "none (a single rank)"
     if hi is None:
-        return f"{lo} or more consecutive ranks, as long as the ranks and the largest hand allow"
+        return (f"a run of {lo} or more consecutive ranks, as many as the ranks and the "
+                f"largest hand allow")
     if hi == lo:
-        return f"exactly {lo} consecutive ranks"
-    return f"{lo} to {hi} consecutive ranks"
+        return f"a run of exactly {plural(lo, 'consecutive rank')}"
+    return f"a run of {lo} to {hi} consecutive ranks"
 
 
 def kicker_text(ctype: CombinationType) -> str:
+    """The extra cards a play of this type carries (its kickers), in words."""
     if not ctype.kicker_unit:
         return "none"
-    unit = UNIT_WORDS[ctype.kicker_unit]
-    per = ctype.kickers_per_rank
-    count = "one" if per == 1 else ("two" if per == 2 else str(per))
-    units = unit if per == 1 else unit + "s"
-    return f"{count} {units} for each rank of the body"
+    extra = plural(ctype.kickers_per_rank, UNIT_WORDS[ctype.kicker_unit], spell=True)
+    noun = WIDTH_NOUNS.get(ctype.width, f"{ctype.width} cards")
+    if ctype.max_length == 1:
+        return f"{extra} beside the {noun}, of other ranks"
+    return f"{extra} for each {noun} of the run, of other ranks"
+
+
+def keys_md(ruleset: Ruleset, ctype: CombinationType) -> str:
+    """The combination type as its file states it (after merging), as a small reference."""
+    length = (str(ctype.min_length) if ctype.min_length == ctype.max_length
+              else f"{ctype.min_length}-{ctype.max_length or 'no limit'}")
+    keys = [f"combinations.{ctype.name}", f"width: {ctype.width}",
+            f"ranks: {cards.RANKS[ctype.low]}-{cards.RANKS[ctype.high]}", f"length: {length}"]
+    if ctype.kicker_unit:
+        keys.append(f"kickers: {UNIT_WORDS[ctype.kicker_unit].split()[0]} "
+                    f"{TIMES}{ctype.kickers_per_rank}")
+    keys.append(f"class: {ctype.klass} (level {ctype.level})")
+    return '<small class="key">' + " · ".join(code_html(k) for k in keys) + "</small>"
 
 
 def reading_cell(readings: Sequence[Reading]) -> str:
@@ -372,9 +456,10 @@ def combination_md(book: Book, ruleset: Ruleset, ctype: CombinationType) -> str:
     table_ = book.table(ruleset.id)
     keys = book.keys_by_type(ruleset.id)[ctype.name]
     count = book.counts(ruleset.id)[ctype.name]
-    facts = [f"**Body:** {body_text(ruleset, ctype)}", f"**Chain:** {chain_text(ctype)}",
-             f"**Kickers:** {kicker_text(ctype)}",
-             f"**Class:** {code_html(ctype.klass)} (level {ctype.level})"]
+    facts = [f"**Main part:** {body_text(ruleset, ctype)}",
+             f"**Run:** {chain_text(ctype)}",
+             f"**Extra cards:** {kicker_text(ctype)}",
+             f"**Beats:** {beats_text(book, ruleset, ctype.klass)}"]
     spec = ruleset.data["combinations"][ctype.name]
     own = rule_points(spec.get("kickers", {}), ("combinations", ctype.name, "kickers"))
     parts = [f"### {type_name(ctype.name)} · `{ctype.name}`", ctype.text]
@@ -382,6 +467,7 @@ def combination_md(book: Book, ruleset: Ruleset, ctype: CombinationType) -> str:
     if shown:
         parts.append(shown)
     parts.append("\n".join(f"- {f}" for f in facts))
+    parts.append(keys_md(ruleset, ctype))
     for point in own:
         parts.append(f"Kicker rule for this type only: {point_block(ruleset, point)}")
     parts.append(f"**{plural(count, 'play')}** of this type in the play table. "
@@ -397,9 +483,16 @@ def combinations_md(book: Book, ruleset: Ruleset) -> str:
     disabled = [(n, s) for n, s in ruleset.data["combinations"].items() if n not in enabled]
     parts = ["## Combinations",
              f"{plural(len(enabled), 'combination type')}, and {plural(len(table_), 'legal play')} "
-             f"in all: the compiled play table lists every card set that can be played, up to "
-             f"the largest hand ({ruleset.max_hand} cards), with every way it reads. A reading "
-             f"is written `type/length/rank`: the chain length and the body's highest rank. "
+             f"in all. Every play has a main part, the cards that decide what it beats (its "
+             f"{term('body', 'body')}: the trio in a trio with a single). Some types are a run "
+             f"of consecutive ranks (a {term('chain', 'chain')}), and some carry extra cards of "
+             f"other ranks ({term('kickers', 'kicker')}), which never count when plays are "
+             f"compared.",
+             f"The compiled play table lists every card set that can be played, up to the "
+             f"largest hand ({plural(ruleset.max_hand, 'card')}), with every way it reads. A "
+             f"play's reading says what it is: its type, the number of ranks in its run (1 when "
+             f"it is not a run) and the highest rank of its main part, written "
+             f"`type/length/rank`, as `trio_single/1/K` for a trio of kings with a single. "
              + LEGEND]
     parts += [combination_md(book, ruleset, c) for c in ruleset.combinations]
     if disabled:
@@ -437,18 +530,19 @@ def beats_examples(book: Book, ruleset_id: str) -> list[BeatsExample]:
     with_kickers = [c for c in plain if c.kicker_unit and len(first_length(by_type[c.name])) > 1]
     if with_kickers:
         same = first_length(by_type[with_kickers[0].name])
-        out.append(BeatsExample(same[-1], same[0],
-                                "same type and length, higher body; kickers never count"))
-        out.append(BeatsExample(same[0], same[-1], "same type and length, lower body"))
+        out.append(BeatsExample(same[-1], same[0], "same type and length, higher main part; "
+                                "the extra cards never count"))
+        out.append(BeatsExample(same[0], same[-1], "same type and length, lower main part"))
     chains = [c for c in plain if len(first_length(by_type[c.name])) < len(by_type[c.name])]
     if chains:
         keys = by_type[chains[0].name]
         longer = keys[len(first_length(keys))]
-        out.append(BeatsExample(longer, keys[0], "same type, different chain length"))
+        out.append(BeatsExample(longer, keys[0], "same type, but a run of a different length"))
     if len(plain) >= 2:
         out.append(BeatsExample(by_type[plain[1].name][-1], by_type[plain[0].name][0],
-                                "different types, both plain plays"))
+                                "different types, both ordinary plays"))
     levels = sorted({c.level for c in ruleset.combinations})
+    names = {k["level"]: n for n, k in ruleset.data["classes"].items()}
     for lower, higher in pairwise(levels):
         low_keys = [k for c in ruleset.combinations if c.level == lower for k in by_type[c.name]]
         high_keys = [k for c in ruleset.combinations if c.level == higher
@@ -456,10 +550,13 @@ def beats_examples(book: Book, ruleset_id: str) -> list[BeatsExample]:
         if not low_keys or not high_keys:
             continue
         top_low = max(low_keys, key=lambda k: (table_.readings(k)[0].rank_index, -k))
-        out.append(BeatsExample(high_keys[0], top_low, "a higher class beats any lower class"))
+        out.append(BeatsExample(high_keys[0], top_low,
+                                f"{article(class_noun(names[higher]))} beats any "
+                                f"{class_noun(names[lower])}, whatever its type"))
         if len(high_keys) >= 2:
             out.append(BeatsExample(high_keys[-1], high_keys[0],
-                                    "same class and type: the higher rank wins"))
+                                    f"two {class_noun(names[higher], many=True)}: the higher "
+                                    f"main part wins"))
     return out
 
 
@@ -468,20 +565,28 @@ def beats_md(book: Book, ruleset: Ruleset) -> str:
     rows = []
     for name, klass in sorted(ruleset.data["classes"].items(), key=lambda kv: kv[1]["level"]):
         members = [type_name(c.name) for c in ruleset.combinations if c.klass == name]
-        rows.append([code_html(name), str(klass["level"]),
+        rows.append([f'{class_label(name)}<br><small class="key">'
+                     f"{code_html(f'classes.{name}')} · level {klass['level']}</small>",
                      ", ".join(members) if members else "no type of this ruleset",
+                     beats_text(book, ruleset, name) if members else "does not apply",
                      str(klass["text"])])
+    stronger = sorted((k["level"], n) for n, k in ruleset.data["classes"].items())
+    beaten = [join_words([class_noun(m) for lv, m in stronger if lv < level], "or")
+              for level, _ in stronger]
     parts = ["## What beats what",
-             "A play answers the play before it only if it beats it. A play of a higher class "
-             "beats any play of a lower class, whatever its type; within a class a play beats "
-             "only a play of the same type and chain length with a higher body rank. Kickers "
-             "never count.",
-             table(["Class", "Level", "Types", "Rule"], rows)]
+             "A play answers the play before it only if it beats it. An ordinary play beats "
+             "only a play of the same type and the same length of run whose main part is "
+             "lower; the extra cards never count. A few plays are stronger kinds, each its own "
+             f"{term('class', 'class')}: "
+             + join_words([f"{article(class_noun(n))} beats any {lower}"
+                           for (_, n), lower in zip(stronger, beaten, strict=True) if lower])
+             + ", whatever its type.",
+             table(["Kind of play", "Types", "Beats", "Rule"], rows)]
     examples = prose_examples(ruleset)
     for name in ruleset.data["classes"]:
         shown = examples_md(examples.get(f"classes.{name}", []))
         if shown:
-            parts.append(f"Class {code_html(name)}. {shown}")
+            parts.append(f"{class_label(name)} ({code_html(name)}). {shown}")
     parts.append("The engine decides these examples (`ddz beats PLAY PREVIOUS`):")
     example_rows = []
     for ex in beats_examples(book, ruleset.id):
@@ -507,18 +612,20 @@ def _section(data: Mapping[str, Any], key: str) -> list[RulePoint]:
 def deck_facts(ruleset: Ruleset) -> str:
     suited = [r for r in ruleset.deck_ranks if r not in cards.JOKERS]
     jokers = [r for r in ruleset.deck_ranks if r in cards.JOKERS]
-    return (f"In all, {ruleset.deck_size} cards: {len(suited)} ranks {TIMES} "
-            f"{ruleset.copies[suited[0]]} copies and {plural(len(jokers), 'joker')}: "
+    return (f"In all, {plural(ruleset.deck_size, 'card')}: {plural(len(suited), 'rank')} "
+            f"{TIMES} {plural(ruleset.copies[suited[0]], 'copy')} and "
+            f"{plural(len(jokers), 'joker')}: "
             + card_faces(cards.text(r for r in ruleset.deck_ranks)) + ".")
 
 
 def deal_facts(ruleset: Ruleset) -> str:
     dealt = ruleset.players * ruleset.hand_size
-    text = (f"{ruleset.players} {TIMES} {ruleset.hand_size} = {dealt} cards are dealt and "
-            f"{ruleset.kitty} lie in the kitty")
+    text = (f"{ruleset.players} {TIMES} {ruleset.hand_size} = {plural(dealt, 'card')} are "
+            f"dealt and {plural(ruleset.kitty, 'card')} go to the kitty")
     if ruleset.undealt:
-        return text + f"; the other {ruleset.undealt} of the {ruleset.deck_size} are never dealt."
-    return text + f": the whole deck of {ruleset.deck_size}."
+        return text + (f"; the other {number(ruleset.undealt)} of the "
+                       f"{plural(ruleset.deck_size, 'card')} are never dealt.")
+    return text + f": the whole deck of {plural(ruleset.deck_size, 'card')}."
 
 
 def glance_md(book: Book, ruleset: Ruleset) -> str:
@@ -526,10 +633,15 @@ def glance_md(book: Book, ruleset: Ruleset) -> str:
     readings = ("every play has exactly one reading" if not report["ambiguous"]
                 else f"{plural(report['ambiguous'], 'play')} read several ways; the player "
                      f"names the reading")
-    rows = [["Players", str(ruleset.players)],
-            ["Deck", f"{ruleset.deck_size} cards, {ruleset.undealt} never dealt"],
-            ["Hand", f"{ruleset.hand_size} cards; the landlord takes the kitty of "
-                     f"{ruleset.kitty} and holds {ruleset.max_hand}"],
+    peasants = plural(ruleset.players - 1, term("peasant", "peasant"),
+                      term("peasants", "peasant"), spell=True)
+    undealt = f"{number(ruleset.undealt)} never dealt" if ruleset.undealt else "all dealt"
+    rows = [["Players", f"{ruleset.players}: the {term('landlord', 'landlord')} alone against "
+                        f"{peasants}"],
+            ["Deck", f"{plural(ruleset.deck_size, 'card')}, {undealt}"],
+            ["Hand", f"{plural(ruleset.hand_size, 'card')}; the landlord takes the "
+                     f"{term('kitty', 'kitty')} of {plural(ruleset.kitty, 'card')} and holds "
+                     f"{ruleset.max_hand}"],
             ["Auction", code_html(ruleset.auction_family)],
             ["Combination types", str(len(ruleset.combinations))],
             ["Legal plays", number(report["plays"])],
@@ -549,11 +661,12 @@ def readings_md(book: Book, ruleset: Ruleset) -> str:
                      f"`{report['ambiguous_examples'][0]['cards']}@"
                      f"{_short(report['ambiguous_examples'][0]['readings'][0])}`.")
     else:
-        parts.append(f"The exhaustive check reads all {number(report['plays'])} plays: every "
-                     f"one has exactly one reading.")
+        parts.append(f"The exhaustive check reads all {plural(report['plays'], 'play')}: "
+                     f"every one has exactly one reading.")
     parts.append("### Kicker rules")
-    parts.append("Kickers are the cards a trio, an airplane or a four carries beside its body. "
-                 "These rules hold for every type with kickers unless the type states its own.")
+    parts.append(f"{term('Kickers', 'kicker')} are the extra cards a trio, an airplane or a four "
+                 f"carries beside its main part. These rules hold for every type with kickers "
+                 f"unless the type states its own.")
     parts += [point_block(ruleset, p) for p in _section(ruleset.data, "kickers")]
     return "\n\n".join(parts)
 
@@ -562,9 +675,25 @@ def _short(reading: Mapping[str, Any]) -> str:
     return f"{reading['type']}/{reading['length']}/{reading['rank']}"
 
 
+#: A source text's file name: ``000_7c482f6b1d29a3cf.txt``, then any note on which part.
+SOURCE_FILE = re.compile(r"(\d{3})_[0-9a-f]+\.txt")
+
+
+def source_reference(text: str) -> str:
+    """The source's ``text`` as a small reference: which source text, then its file name."""
+    found = SOURCE_FILE.match(text)
+    if found is None:
+        return f'<small class="key">Reference: {text}</small>'
+    rest = text[found.end():].strip()
+    return (f'<small class="key">Reference: source text {found.group(1)}, file '
+            f"{code_html(found.group(0))}{f' {rest}' if rest else ''}</small>")
+
+
 def source_md(ruleset: Ruleset) -> str:
+    """What the ruleset's source text is (its ``about``), then which text (small)."""
     source = ruleset.data["source"]
-    return admonition("info", f"Source: {source['text']}", str(source["about"]))
+    body = f"{source['about']}\n\n{source_reference(str(source['text']))}"
+    return admonition("info", "Source", body)
 
 
 def interpretations_md(ruleset: Ruleset) -> str:
@@ -594,7 +723,9 @@ def ruleset_page(book: Book, ruleset_id: str) -> str:
     head = [f"# {ruleset.title}", ruleset.summary,
             f"Ruleset `{ruleset.id}`, file `{ruleset.path}`"
             + (f", extends [{ruleset.base}]({ruleset.base}.md)." if ruleset.base else "."),
-            source_md(ruleset)]
+            source_md(ruleset),
+            f"The words of the game (landlord, peasant, kitty, bid, trick, kicker, run, bomb, "
+            f"rocket...) are explained in the [glossary](../{GLOSSARY})."]
     if ruleset.base is not None:
         head.append(changes_md(book, ruleset))
     head.append(glance_md(book, ruleset))
@@ -647,8 +778,8 @@ def overview_page(book: Book) -> str:
             extends = f", extends `{r.base}`" if r.base else ""
             cards_md.append(
                 f"-   **[{r.title}]({rid}.md)**\n\n    ---\n\n    {r.summary}\n\n"
-                f"    `{rid}`{extends} · {r.players} players · "
-                f"{number(report['plays'])} plays")
+                f"    `{rid}`{extends} · {plural(r.players, 'player')} · "
+                f"{plural(report['plays'], 'play')}")
         parts.append(f"## {group}\n\n<div class=\"grid cards\" markdown>\n\n"
                      + "\n\n".join(cards_md) + "\n\n</div>")
     return "\n\n".join(parts) + "\n"

@@ -15,7 +15,7 @@ from typing import Any
 
 from ddz_rules import cards
 from ddz_rules.docs.book import Book
-from ddz_rules.docs.render import TIMES, admonition, card_faces, code_html, table
+from ddz_rules.docs.render import TIMES, admonition, card_faces, code_html, plural, table
 from ddz_rules.game import Hand, Passed, Played, Said
 from ddz_rules.records import read_record, replay, to_record
 from ddz_rules.ruleset import Ruleset
@@ -171,7 +171,7 @@ def _auction(hand: Hand, landlord: int | None) -> str:
     taken = card_faces(cards.key_text(hand.deal.kitty))
     held = hand.ruleset.hand_size + hand.ruleset.kitty
     return text + (f" Seat {landlord} is the landlord, takes the kitty {taken} and so "
-                   f"holds {held} cards.")
+                   f"holds {plural(held, 'card')}.")
 
 
 def _plays(hand: Hand, landlord: int | None) -> str:
@@ -184,15 +184,16 @@ def _plays(hand: Hand, landlord: int | None) -> str:
             rows.append([str(len(rows) + 1), seat_name(op.seat, landlord), "pass"])
     played = sum(1 for r in rows if r[2] != "pass")
     body = table(["#", "Seat", "Action"], rows)
-    return admonition("example", f"The play: {played} plays and {len(rows) - played} passes",
-                      body, collapsible=True)
+    return admonition("example", f"The play: {plural(played, 'play')} and "
+                      f"{plural(len(rows) - played, 'pass')}", body, collapsible=True)
 
 
 def _settlement(ruleset: Ruleset, result: dict[str, Any]) -> str:
     events = result["events"]
     raw = result["base"] * result["multiplier"]
     stake = raw if ruleset.cap is None else min(raw, ruleset.cap)
-    stake_text = str(stake) if stake == raw else f"{stake} (capped; uncapped {raw})"
+    stake_text = (str(stake) if stake == raw
+                  else f"{stake} (capped: base {TIMES} multiplier is {raw})")
     rows = [
         ["Landlord", f"seat {result['landlord']}"],
         ["Winner", str(result["winner"])],
@@ -212,6 +213,6 @@ def _settlement(ruleset: Ruleset, result: dict[str, Any]) -> str:
              f"{result['multiplier']} = "
              f"{raw}{'' if stake == raw else f', capped at {stake}'}. The "
              f"{'landlord' if won else 'peasants'} won: the landlord settles S with each of "
-             f"the {peasants} {'peasant' if peasants == 1 else 'peasants'} and scores "
+             f"the {plural(peasants, 'peasant')} and scores "
              f"{'+' if won else '-'}{stake * peasants}; the scores sum to zero.")
     return "**The settlement.**\n\n" + table(["Result", "Value"], rows) + "\n\n" + prose
