@@ -731,3 +731,12 @@ def test_the_install_page_names_every_extra() -> None:
     assert sorted(plain(row[0]).strip("`") for row in rows) == sorted(extras)
     for row in rows:
         assert f"[{plain(row[0]).strip('`')}]" in row[1] and len(plain(row[2]).split()) >= 3, row
+
+
+def test_the_comparisons_page_defines_every_match_measure(pages: dict[str, str]) -> None:
+    from ddz_rules.compare.measures import MATCH_MEASURES
+
+    page = pages["compare/comparisons.md"]
+    assert "--match-levels" in page
+    for m in MATCH_MEASURES:
+        assert m.key in page and m.definition in page

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ddz_rules.compare import report
-from ddz_rules.compare.measures import MEASURES
+from ddz_rules.compare.measures import MATCH_MEASURES, MEASURES
 from ddz_rules.compare.run import RunSpec, execute
 from ddz_rules.docs.render import code_nowrap, number, plural, table, wide
 
@@ -69,6 +69,9 @@ def comparisons_page() -> str:
                       for d in diffs)],
         [[m.label, *(cell(d.get(m.key), m.proportion) for d in diffs)] for m in MEASURES])
     gallery = "\n\n".join(f"![{name}](charts/{name}.png)" for name in CHARTS)
+    match_definitions = table(["measure", "key", "per match"],
+                              [[m.label, code_nowrap(m.key), m.definition]
+                               for m in MATCH_MEASURES])
     return f"""# Comparisons
 
 `ddz compare` plays many hands of each ruleset with computer players and reports what the rules
@@ -124,4 +127,16 @@ that excludes 0 is a difference the run detects):
 {wide(differences)}
 
 {gallery}
+
+## Whole matches
+
+`ddz compare RULESET ... --match-levels STRONGER,WEAKER --matches M` plays M whole matches of
+each ruleset under its own match rules (`match.length`, `match.ties`, ...) instead of single
+hands: the stronger level sits in one seat, the weaker in every other, and the stronger seat
+moves round the table from match to match. Rulesets that share a deck play the same deals in
+match *i*, so their differences are paired match by match. It answers a designer's question
+that single hands cannot: does this variant let the better player win a match more often, or
+is it mostly luck?
+
+{wide(match_definitions, "wide-table measures")}
 """
