@@ -69,8 +69,7 @@ class MatchState:
         """Who deals next (``match.rotation``)."""
         seat = self.first_dealer
         for hand in self.hands:
-            if self.ruleset.match.rotation == "every_deal" or not hand.redeal:
-                seat = (seat + 1) % self.players
+            seat = next_dealer(self.ruleset, seat, hand.redeal)
         return seat
 
     @property
@@ -155,6 +154,22 @@ class MatchState:
             elif not decided:
                 decided = counted
         return decided or counted
+
+
+def next_dealer(ruleset: Ruleset, dealer: int, thrown_in: bool) -> int:
+    """Who deals after ``dealer``'s deal (``match.rotation``): the next seat to the left,
+    unless the deal was thrown in and the deal passes only after hands played out.
+
+    Every command that plays more than one deal follows it: matches, comparison runs (where a
+    thrown-in deal is dealt again) and ``ddz simulate``.
+
+    >>> from ddz_rules.ruleset import load
+    >>> next_dealer(load("classic"), 2, thrown_in=True)
+    0
+    """
+    if thrown_in and ruleset.match.rotation == "every_hand":
+        return dealer
+    return (dealer + 1) % ruleset.players
 
 
 def side_winners(players: int, landlord: int | None, winner: str | None) -> tuple[int, ...]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ddz_rules.errors import UsageError
 from ddz_rules.game import Hand
+from ddz_rules.match import next_dealer
 from ddz_rules.records import ruleset_beside, to_record, write_whole
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.scoring import Result
@@ -39,12 +40,14 @@ def random_hands(ruleset: Ruleset, hands: int, seed: int) -> Iterator[Hand]:
     """``hands`` played hands (redeals included in the stream, each its own deal)."""
     played = 0
     index = 0
+    dealer = 0
     while played < hands:
-        hand = play_random(ruleset, hand_seed(seed, index), dealer=index % ruleset.players)
+        hand = play_random(ruleset, hand_seed(seed, index), dealer=dealer)
         index += 1
         assert hand.result is not None
         if not hand.result.redeal:
             played += 1
+        dealer = next_dealer(ruleset, dealer, hand.result.redeal)  # match.rotation
         yield hand
 
 

@@ -288,3 +288,16 @@ def test_bad_match_levels_are_one_line_with_exit_2(
     assert main(["compare", "classic", *argv, "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and words in err
+
+
+@pytest.mark.parametrize(("ruleset", "passes_on_redeal"), [("classic", True), (BEST_OF, False)])
+def test_comparison_hands_follow_the_rotation_rule_when_a_deal_is_thrown_in(
+        ruleset: str, passes_on_redeal: bool) -> None:
+    from ddz_rules.compare.runner import Task, play_task
+
+    traces = [play_task(Task(ruleset, "random", 0, i)) for i in range(60)]
+    redealt = [t for t in traces if t["redeals"]]
+    assert redealt, "no hand of the sample was thrown in"
+    for t in redealt:
+        moved = t["redeals"] if passes_on_redeal else 0
+        assert t["dealer"] == (t["index"] + moved) % 3

@@ -19,6 +19,7 @@ from ddz_rules.bots import LEVELS, make_bot
 from ddz_rules.bots.base import Bot
 from ddz_rules.errors import UsageError
 from ddz_rules.game import Hand, Passed, Played, Said
+from ddz_rules.match import next_dealer
 from ddz_rules.ruleset import Ruleset, load
 
 #: Player counts the bots can play.
@@ -101,9 +102,10 @@ def play_task(task: Task) -> dict[str, Any]:
     landlord_bot = bot_for(task.ruleset, task.landlord_bot or task.bots, task.digest)
     peasant_bot = bot_for(task.ruleset, task.peasant_bot or task.bots, task.digest)
     redeals = 0
+    dealer = task.index % ruleset.players  # hand i is dealt by seat i, as in a match
     while True:
         seed = deal_seed(task.seed, task.index, redeals)
-        hand = Hand.new(ruleset, seed, dealer=task.index % ruleset.players)
+        hand = Hand.new(ruleset, seed, dealer=dealer)
         rng = random.Random(seed ^ 0xB075)
         while hand.result is None:
             seat = hand.to_act
@@ -116,8 +118,10 @@ def play_task(task: Task) -> dict[str, Any]:
         if not hand.result.redeal or redeals == MAX_REDEALS - 1:
             break
         redeals += 1
+        dealer = next_dealer(ruleset, dealer, thrown_in=True)  # match.rotation
     trace = trace_of(hand)
-    trace.update(ruleset=ruleset.id, index=task.index, redeals=redeals, deal_seed=seed)
+    trace.update(ruleset=ruleset.id, index=task.index, redeals=redeals, deal_seed=seed,
+                 dealer=dealer)
     return trace
 
 
