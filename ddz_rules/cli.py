@@ -507,6 +507,26 @@ def _write_match_record(path: Path, row: dict[str, Any], ruleset: Any, seed: int
     write_whole(path, json.dumps(record) + "\n", "nothing was written")
 
 
+def cmd_rate(args: argparse.Namespace) -> int:
+    from ddz_rules.compare.ratings import (
+        RatingSpec,
+        ladder_text,
+        levels_of,
+        rate,
+        require_choix,
+    )
+
+    spec = RatingSpec(args.ruleset, levels_of(args.levels), args.seed, args.matches)
+    spec.resolve()  # the ruleset, the levels and --matches checked before a hand is played
+    require_choix()
+    with _progress(args.progress, "matches") as tick, _terminate_cleanly():
+        summary = rate(spec, workers=args.workers, scheduler=args.scheduler,
+                       out=Path(args.out) if args.out else None, resume=args.resume,
+                       progress=tick)
+    _emit(args, summary, lambda: ladder_text(summary))
+    return 0
+
+
 class _terminate_cleanly:
     """While a run plays, SIGTERM stops it as Ctrl-C does: workers stopped, results kept."""
 
@@ -701,6 +721,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--matches", type=int, default=1, help="matches to play (default 1)")
     p.add_argument("--record", metavar="FILE", help="write the match record (one match)")
+    p.add_argument("--workers", type=int, default=1, help="local worker processes")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run on")
+    p.add_argument("--out", metavar="FILE", help="append each finished match to this JSON "
+                   "Lines file")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out FILE")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar")
+    p = add("rate", cmd_rate, "Rate bot levels against each other from many seeded matches: "
+            "Bradley-Terry ratings on the Elo scale with 95 percent bootstrap intervals, as a "
+            "ladder (needs choix: pip install 'ddz-rules[ratings]').", ruleset=True)
+    p.add_argument("--levels", required=True, metavar="LEVEL,LEVEL[,...]",
+                   help="the levels to rate, each once (random, standard, medium, extreme); "
+                   "the first is anchored at 1000")
+    p.add_argument("--matches", type=int, default=360, help="matches to play, seating the "
+                   "levels in turn every way (default 360: whole seating cycles for any two to "
+                   "four levels)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--workers", type=int, default=1, help="local worker processes")
     p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run on")
     p.add_argument("--out", metavar="FILE", help="append each finished match to this JSON "

@@ -117,6 +117,8 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
                         "a larger run's tables", head=4),),
     "match": (Example(("match", "--bots", "random", "--seed", "1"),
                       "One match of the classic rules, hand by hand"),),
+    "rate": (Example(("rate", "--levels", "standard,medium", "--matches", "36", "--seed", "1"),
+                     "Two levels rated from two seating cycles of classic matches"),),
 }
 
 
