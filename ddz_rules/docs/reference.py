@@ -17,7 +17,7 @@ from typing import Any
 from ddz_rules.cli import build_parser, main
 from ddz_rules.docs.book import Book, repo_root
 from ddz_rules.docs.render import code, code_nowrap, literal_braces, plural, table, wide
-from ddz_rules.records import record_schema, replay, to_record
+from ddz_rules.records import match_record_schema, record_schema, replay, to_record
 from ddz_rules.ruleset import schema as ruleset_schema
 from ddz_rules.simulate import hand_seed, play_random
 
@@ -375,7 +375,16 @@ def records_page(book: Book) -> str:
              f"--records hands`, as written to `hands/{ruleset.id}-{seed}-000000.json` "
              f"(indented here):",
              "```json\n" + json.dumps(record, indent=1, ensure_ascii=False) + "\n```",
-             "`ddz replay` on this record recomputes the result and finds it valid."]
+             "`ddz replay` on this record recomputes the result and finds it valid.",
+             "## Match records",
+             f"{literal_braces(match_record_schema()['description'])} "
+             "`ddz match --record FILE` writes one. Generated from "
+             "`ddz_rules/schema/match-record.schema.json`.",
+             fields_table(match_record_schema()),
+             "A match record's totals, winners or tie that are not what its hands give make "
+             "it a bad record (exit code 2, naming the field); a hand that breaks a rule, a "
+             "hand dealt by the wrong seat, or a record that stops before the match ends or "
+             "goes on after it, make it invalid (exit code 1, naming the hand)."]
     return "\n\n".join(parts) + "\n"
 
 
