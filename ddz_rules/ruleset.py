@@ -13,7 +13,7 @@ import copy
 import difflib
 import json
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
@@ -398,17 +398,34 @@ def _check_overrides(base: Mapping[str, Any], overlay: Located) -> None:
 
 def _merge(into: dict[str, Any], overlay: Mapping[str, Any], located: Located,
            key_path: KeyPath, origins: dict[KeyPath, tuple[str, int]]) -> None:
-    """Deep-merge ``overlay`` into ``into``; mappings merge, everything else replaces."""
+    """Deep-merge ``overlay`` into ``into``: sections and combinations merge key by key, and
+    everything else replaces what the base says, a rule point whole. A rule point's value is
+    never merged into the base's (a variant whose multipliers leave out the spring has no
+    spring, whatever its base multiplies on)."""
     for key, value in overlay.items():
         child = (*key_path, key)
         line = located.line_of(child)
         if line is not None:
             origins[child] = (located.path, line)
-        if isinstance(value, dict) and isinstance(into.get(key), dict):
+        if (isinstance(value, dict) and isinstance(into.get(key), dict)
+                and not _is_point(value)):
             _merge(into[key], value, located, child, origins)
         else:
             into[key] = value
             _record(value, located, child, origins)
+
+
+def _is_point(node: Mapping[str, Any]) -> bool:
+    """A rule point: a mapping that states a ``value`` (with its ``text``)."""
+    return "value" in node
+
+
+def possible_events(combinations: Iterable[CombinationType], family: str) -> set[str]:
+    """The multiplier events that can happen in a hand: the classes of the enabled
+    combinations, spring and anti-spring, and rob or grab where the auction family has them.
+    """
+    found = {c.klass for c in combinations} | {"spring", "anti_spring"}
+    return found | {"call_rob": {"rob"}, "call_grab": {"grab"}}.get(family, set())
 
 
 def _record(value: Any, located: Located, key_path: KeyPath,
@@ -631,6 +648,12 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         raise fail(f"a base of 'bid' needs bids, and the {family} auction has none",
                    "scoring", "base", "value")
     multipliers = _value(data, "scoring", "multipliers")
+    happen = possible_events(combos, family)
+    for event in multipliers:
+        if event in list(classes) + list(HAND_EVENTS) and event not in happen:
+            raise fail(f"'{event}' can never happen here (no enabled combination of that class, "
+                       f"or no such step in the {family} auction), so its factor would be prose "
+                       "the engine never runs", "scoring", "multipliers", "value")
     known_events = list(classes) + list(HAND_EVENTS)
     for event in multipliers:
         if event not in known_events:
