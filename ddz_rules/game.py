@@ -25,6 +25,7 @@ from ddz_rules.scoring import (
     Result,
     base_of,
     closing_events,
+    dealt_events,
     event,
     redeal,
     settle,
@@ -381,6 +382,7 @@ class Hand:
     def _finish(self, winner: int) -> None:
         assert self.landlord is not None
         landlord_won = winner == self.landlord
+        self.events += dealt_events(self.ruleset, self.deal.hands)
         self.events += closing_events(self.ruleset, landlord_won, self.plays_by_seat,
                                       self.landlord)
         self._settle(settle(self.ruleset, self.landlord, landlord_won,

@@ -13,7 +13,7 @@ import copy
 import difflib
 import json
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
@@ -39,7 +39,7 @@ FAMILY_KEYS = {
 #: then stay finite in floating point, however many hands a comparison averages.
 MAX_MULTIPLIER_DIGITS = 100
 #: Multiplier events that are not play classes.
-HAND_EVENTS = ("spring", "anti_spring", "rob", "grab")
+HAND_EVENTS = ("spring", "anti_spring", "rob", "grab", "double_joker", "full_straight")
 _HERE = Path(__file__).resolve().parent
 
 
@@ -420,12 +420,19 @@ def _is_point(node: Mapping[str, Any]) -> bool:
     return "value" in node
 
 
-def possible_events(combinations: Iterable[CombinationType], family: str) -> set[str]:
+def possible_events(combinations: Iterable[CombinationType], family: str,
+                    copies: Sequence[int], hand_size: int) -> set[str]:
     """The multiplier events that can happen in a hand: the classes of the enabled
-    combinations, spring and anti-spring, and rob or grab where the auction family has them.
+    combinations, spring and anti-spring, rob or grab where the auction family has them, and
+    the dealt-hand bonuses a deal of ``hand_size`` cards from this deck can hold.
     """
     found = {c.klass for c in combinations} | {"spring", "anti_spring"}
-    return found | {"call_rob": {"rob"}, "call_grab": {"grab"}}.get(family, set())
+    found |= {"call_rob": {"rob"}, "call_grab": {"grab"}}.get(family, set())
+    if copies[cards.SMALL_JOKER] and copies[cards.BIG_JOKER] and hand_size >= 2:
+        found.add("double_joker")
+    if all(copies[r] for r in range(12)) and hand_size >= 12:
+        found.add("full_straight")
+    return found
 
 
 def _record(value: Any, located: Located, key_path: KeyPath,
@@ -648,7 +655,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         raise fail(f"a base of 'bid' needs bids, and the {family} auction has none",
                    "scoring", "base", "value")
     multipliers = _value(data, "scoring", "multipliers")
-    happen = possible_events(combos, family)
+    happen = possible_events(combos, family, copies, hand_size)
     for event in multipliers:
         if event in list(classes) + list(HAND_EVENTS) and event not in happen:
             raise fail(f"'{event}' can never happen here (no enabled combination of that class, "

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 
-from ddz_rules.cards import key_text
+from ddz_rules.cards import BIG_JOKER, SMALL_JOKER, key_text, unpack
 from ddz_rules.ruleset import Ruleset
 
 
@@ -98,6 +98,35 @@ def closing_events(ruleset: Ruleset, landlord_won: bool, plays_by_seat: Sequence
         name = "anti_spring"
     found = event(ruleset, name) if happened else None
     return [found] if found else []
+
+
+#: The dealt-hand bonuses (Happy Dou Dizhu): both jokers in one seat's deal, and a deal that
+#: holds one card of every rank from 3 to A (a 12-card straight).
+DEALT_EVENTS = ("double_joker", "full_straight")
+_FULL_STRAIGHT = range(0, 12)  # rank indices 3 .. A
+
+
+def dealt_events(ruleset: Ruleset, dealt: Sequence[int]) -> list[MultiplierEvent]:
+    """The bonuses of the seats' dealt hands (``dealt``, packed, before the kitty), each an
+    event where ``scoring.multipliers`` names it. They are counted when the hand is settled,
+    so they reveal nothing about a seat's cards while the hand is played.
+
+    >>> from ddz_rules.ruleset import load
+    >>> from ddz_rules.cards import pack_ranks, parse
+    >>> happy = load("happy")
+    >>> [e.name for e in dealt_events(happy, [pack_ranks(parse("3456789TJQKABR"))])]
+    ['double_joker', 'full_straight']
+    """
+    found: list[MultiplierEvent] = []
+    for seat, key in enumerate(dealt):
+        counts = unpack(key)
+        holds = {"double_joker": counts[BIG_JOKER] > 0 and counts[SMALL_JOKER] > 0,
+                 "full_straight": all(counts[r] for r in _FULL_STRAIGHT)}
+        for name in DEALT_EVENTS:
+            bonus = event(ruleset, name, seat) if holds[name] else None
+            if bonus:
+                found.append(bonus)
+    return found
 
 
 def settle(ruleset: Ruleset, landlord: int, landlord_won: bool, base: int,

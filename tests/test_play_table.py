@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from ddz_rules import PlayTable, Reading, compile_table, load
 from ddz_rules.cards import key_text, pack_ranks, unpack
 
-from .conftest import FIXTURES, RULESETS
+from .conftest import FIXTURES, RULESETS, table_of
 
 
 def test_unique_reading_holds_exhaustively_where_claimed(table: PlayTable) -> None:
@@ -68,6 +68,7 @@ def _deck(table: PlayTable) -> list[int]:
 @given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([17, 20]))
 def test_legal_leads_equal_brute_force_filter(ruleset_id: str, seed: int, size: int) -> None:
     table = compile_table(load(ruleset_id))
+    size = min(size, table.ruleset.max_hand)  # 20: the largest hand, or the ruleset's
     hand = pack_ranks(random.Random(seed).sample(_deck(table), size))
     generated = table.leads(hand)
     assert len(set(generated)) == len(generated)
@@ -82,6 +83,7 @@ def test_legal_answers_equal_brute_force_filter(ruleset_id: str, seed: int, size
     table = compile_table(load(ruleset_id))
     keys = list(table)
     previous = table.readings(keys[pick % len(keys)])[0]
+    size = min(size, table.ruleset.max_hand)  # 20: the largest hand, or the ruleset's
     hand = pack_ranks(random.Random(seed).sample(_deck(table), size))
     generated = table.answers(hand, previous)
     assert len(set(generated)) == len(generated)
@@ -138,3 +140,12 @@ def test_the_rocket_beats_every_bomb_and_nothing_beats_it(table: PlayTable) -> N
     for reading in _readings(table):
         if reading != rocket:
             assert rocket.beats(reading) and not reading.beats(rocket)
+
+
+def test_the_no_kitty_table_is_its_base_table_cut_to_an_18_card_hand() -> None:
+    from ddz_rules import cards
+
+    base, no_kitty = table_of("open-auction"), table_of("no-kitty")
+    assert no_kitty.ruleset.max_hand == 18
+    assert set(no_kitty) == {k for k in base if cards.size(k) <= 18}
+    assert set(table_of("happy")) == set(base)  # bonuses change scores, never plays

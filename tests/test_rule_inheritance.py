@@ -36,7 +36,8 @@ def test_a_rule_point_in_a_variant_replaces_the_bases_whole() -> None:
 def test_every_named_multiplier_event_can_happen(ruleset_id: str) -> None:
     ruleset = load(ruleset_id)
     assert set(ruleset.factors) <= possible_events(ruleset.combinations,
-                                                   ruleset.auction_family)
+                                                   ruleset.auction_family, ruleset.copies,
+                                                   ruleset.hand_size)
 
 
 @pytest.mark.parametrize("ruleset_id", bundled_ids())

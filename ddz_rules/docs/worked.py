@@ -141,7 +141,8 @@ def _deal(example: WorkedExample) -> str:
     landlord = example.hand.landlord
     rows = [[seat_name(seat, landlord), card_faces(cards.key_text(key))]
             for seat, key in enumerate(d.hands)]
-    rows.append(["kitty", card_faces(cards.key_text(d.kitty))])
+    if example.hand.ruleset.kitty:
+        rows.append(["kitty", card_faces(cards.key_text(d.kitty))])
     if d.undealt:
         rows.append(["never dealt", card_faces(cards.key_text(d.undealt))])
     notes = [f"Seat {d.dealer} deals and seat {d.first_bidder} bids first"]
@@ -168,8 +169,11 @@ def _auction(hand: Hand, landlord: int | None) -> str:
     text = "**The auction.** " + ", ".join(words) + "."
     if landlord is None:
         return text + " Nobody took the hand."
-    taken = card_faces(cards.key_text(hand.deal.kitty))
     held = hand.ruleset.hand_size + hand.ruleset.kitty
+    if not hand.ruleset.kitty:
+        return text + (f" Seat {landlord} is the landlord; there is no kitty, so he plays the "
+                       f"{plural(held, 'card')} he was dealt.")
+    taken = card_faces(cards.key_text(hand.deal.kitty))
     return text + (f" Seat {landlord} is the landlord, takes the kitty {taken} and so "
                    f"holds {plural(held, 'card')}.")
 
