@@ -287,3 +287,39 @@ def test_s4_same_type_higher_value_needs_the_same_chain_length() -> None:
     assert beats("turned-card", "444555", "333444")
     assert not beats("turned-card", "444555666789", "33344456")
     assert beats("turned-card", "3333", "333444555")
+
+
+# ------------------------------------------------------------------ text 003's variants
+
+
+def test_s3_happy_a_seat_dealt_both_jokers_or_a_full_straight_doubles_the_stake() -> None:
+    from ddz_rules.cards import BIG_JOKER, SMALL_JOKER, unpack
+    from ddz_rules.records import to_record
+
+    seen = set()
+    for hand in random_hands(load("happy"), 400, seed=3):
+        result = hand.result
+        assert result is not None and sum(result.scores) == 0
+        for e in result.events:
+            if e.name in ("double_joker", "full_straight"):
+                seen.add(e.name)
+                dealt = unpack(hand.deal.hands[e.seat])
+                holds = (dealt[SMALL_JOKER] and dealt[BIG_JOKER]) if e.name == "double_joker" \
+                    else all(dealt[r] for r in range(12))
+                assert holds and e.factor == 2
+                replayed = replay(to_record(hand))
+                assert replayed.valid
+                assert [x.name for x in replayed.hand.result.events] == [
+                    x.name for x in result.events]
+    assert seen == {"double_joker", "full_straight"}
+
+
+def test_s3_no_kitty_deals_eighteen_cards_each_and_the_first_call_takes_the_hand() -> None:
+    from ddz_rules.game import Hand
+
+    hand = Hand.new(load("no-kitty"), 5)
+    assert [size(h) for h in hand.deal.hands] == [18, 18, 18]
+    assert size(hand.deal.kitty) == 0
+    first = hand.to_act
+    hand.apply("1")
+    assert hand.landlord == first and hand.phase.value == "play"
