@@ -625,6 +625,18 @@ def _duration(seconds: float) -> str:
 # ------------------------------------------------------------------------- parser
 
 
+def _run_options(p: argparse.ArgumentParser, unit: str, progress: bool = True) -> None:
+    """The options of every command that plays a run: where it plays, and its results file."""
+    p.add_argument("--workers", type=int, default=1, help="local worker processes")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run on")
+    p.add_argument("--out", metavar="FILE", help=f"append each finished {unit} to this JSON "
+                   "Lines file")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out FILE")
+    if progress:
+        p.add_argument("--no-progress", dest="progress", action="store_false",
+                       help="no progress bar")
+
+
 def build_parser() -> argparse.ArgumentParser:
     # Exit codes, stated in every --help: "Exit codes: CODE what; CODE what; ...".
     interrupted = "130 interrupted."
@@ -699,11 +711,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default="standard", help="bot level for every seat: random, "
                    "standard, medium, extreme (default standard)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--workers", type=int, default=1, help="local worker processes")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run on")
-    p.add_argument("--out", metavar="FILE", help="append each finished hand to this JSON "
-                   "Lines file")
-    p.add_argument("--resume", action="store_true", help="continue the run in --out FILE")
+    _run_options(p, "hand", progress=False)
     p.add_argument("--csv", action="store_true", help="print CSV instead of the table")
     p.add_argument("--plots", metavar="DIR", help="write PNG charts of the main measures")
     p.add_argument("--match-levels", metavar="STRONGER,WEAKER",
@@ -721,13 +729,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--matches", type=int, default=1, help="matches to play (default 1)")
     p.add_argument("--record", metavar="FILE", help="write the match record (one match)")
-    p.add_argument("--workers", type=int, default=1, help="local worker processes")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run on")
-    p.add_argument("--out", metavar="FILE", help="append each finished match to this JSON "
-                   "Lines file")
-    p.add_argument("--resume", action="store_true", help="continue the run in --out FILE")
-    p.add_argument("--no-progress", dest="progress", action="store_false",
-                   help="no progress bar")
+    _run_options(p, "match")
     p = add("rate", cmd_rate, "Rate bot levels against each other from many seeded matches: "
             "Bradley-Terry ratings on the Elo scale with 95 percent bootstrap intervals, as a "
             "ladder (needs choix: pip install 'ddz-rules[ratings]').", ruleset=True)
@@ -738,13 +740,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "levels in turn every way (default 360: whole seating cycles for any two to "
                    "four levels)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--workers", type=int, default=1, help="local worker processes")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run on")
-    p.add_argument("--out", metavar="FILE", help="append each finished match to this JSON "
-                   "Lines file")
-    p.add_argument("--resume", action="store_true", help="continue the run in --out FILE")
-    p.add_argument("--no-progress", dest="progress", action="store_false",
-                   help="no progress bar")
+    _run_options(p, "match")
     return parser
 
 

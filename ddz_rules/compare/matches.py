@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,12 +131,7 @@ class MatchSpec:
 
     def resolve(self) -> Entrant:
         """Load and check everything before a hand is played."""
-        if not 1 <= self.matches <= MAX_MATCHES:
-            raise UsageError(f"--matches must be between 1 and {MAX_MATCHES:,}, got "
-                             f"{self.matches}")
-        entrant = entrant_of(self.ruleset)
-        check_bots(entrant.ruleset, list(self.seats))
-        return entrant
+        return checked_run(self.ruleset, self.seats, self.matches)
 
     @property
     def identity(self) -> dict[str, Any]:
@@ -147,6 +143,15 @@ class MatchSpec:
         entrant = self.resolve()
         return [MatchTask(entrant.reference, self.seats, self.seed, i, entrant.digest)
                 for i in range(self.matches)]
+
+
+def checked_run(ruleset: str, levels: Sequence[str], matches: int) -> Entrant:
+    """The ruleset of a run of matches, loaded once, with its levels and count checked."""
+    if not 1 <= matches <= MAX_MATCHES:
+        raise UsageError(f"--matches must be between 1 and {MAX_MATCHES:,}, got {matches}")
+    entrant = entrant_of(ruleset)
+    check_bots(entrant.ruleset, list(levels))
+    return entrant
 
 
 def seats_of(levels: str, players: int) -> tuple[str, ...]:

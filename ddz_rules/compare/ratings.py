@@ -44,10 +44,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ddz_rules.bots import LEVELS
-from ddz_rules.compare.matches import MATCH_SCHEMA, MAX_MATCHES, MatchTask, play_matches
+from ddz_rules.compare.matches import MATCH_SCHEMA, MatchTask, checked_run, play_matches
 from ddz_rules.compare.results import RowKind
-from ddz_rules.compare.run import Entrant, entrant_of, run_tasks
-from ddz_rules.compare.runner import check_bots
+from ddz_rules.compare.run import Entrant, run_tasks
 from ddz_rules.errors import UsageError
 
 if TYPE_CHECKING:
@@ -305,12 +304,7 @@ class RatingSpec:
         if len(self.levels) < 2:
             raise UsageError(f"--levels needs at least two different levels to rate, got "
                              f"'{named}'")
-        if not 1 <= self.matches <= MAX_MATCHES:
-            raise UsageError(f"--matches must be between 1 and {MAX_MATCHES:,}, got "
-                             f"{self.matches}")
-        entrant = entrant_of(self.ruleset)
-        check_bots(entrant.ruleset, list(self.levels))
-        return entrant
+        return checked_run(self.ruleset, self.levels, self.matches)
 
     @property
     def players(self) -> int:
