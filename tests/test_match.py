@@ -301,3 +301,13 @@ def test_comparison_hands_follow_the_rotation_rule_when_a_deal_is_thrown_in(
     for t in redealt:
         moved = t["redeals"] if passes_on_redeal else 0
         assert t["dealer"] == (t["index"] + moved) % 3
+
+
+def test_matches_on_a_dask_cluster_equal_matches_here() -> None:
+    import distributed
+
+    spec = MatchSpec("classic", ("medium", "standard", "random"), 9, 4)
+    here = execute_matches(spec)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        assert execute_matches(spec, scheduler=cluster.scheduler_address) == here
