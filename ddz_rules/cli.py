@@ -527,6 +527,48 @@ def cmd_rate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    """A person plays one seat and bots the others, in the Textual app (``ddz_rules.play``);
+    with ``--autoplay`` the bots play every seat and the result is printed, no terminal
+    needed. Every option is checked before the app starts or a file is written."""
+    from ddz_rules.play.session import AIDS, aids_of, autoplay, open_session
+
+    aids = aids_of(args.aids) if args.aids is not None else AIDS
+    if not args.autoplay:
+        from ddz_rules.play.app import require_terminal, require_textual
+
+        require_textual()
+        require_terminal()
+    session = open_session(args.ruleset, args.seat, args.bots, args.seed, args.hint, args.save,
+                           args.no_save, args.resume, args.autoplay)
+    thrown: list[str] = []
+    if args.autoplay:
+        thrown = autoplay(session)
+    else:
+        from ddz_rules.play.app import run_app
+
+        run_app(session, aids)
+    hand, path = session.hand, session.save_path
+    who = (f"seat {session.seat} played by {session.hint_level} (autoplay)" if args.autoplay
+           else f"you played seat {session.seat}")
+    payload = {"ruleset": hand.ruleset.id, "seed": hand.deal.seed, "seat": session.seat,
+               "bots": session.bots, "hint": session.hint_level, "autoplay": args.autoplay,
+               "over": session.over, "thrown_in": len(thrown),
+               "result": hand.result.to_json() if hand.result else None,
+               "record": str(path) if path else None}
+
+    def text() -> str:
+        lines = [f"{hand.ruleset.id}: {who}, the other seats by {session.bots}; seed "
+                 f"{hand.deal.seed}", *thrown, *session.result_lines()]
+        if path is not None:
+            lines.append(f"record: {path} (ddz replay {path} checks it)" if session.over
+                         else f"saved: {path}; continue with: ddz play --resume {path}")
+        return "\n".join(lines)
+
+    _emit(args, payload, text)
+    return 0
+
+
 class _terminate_cleanly:
     """While a run plays, SIGTERM stops it as Ctrl-C does: workers stopped, results kept."""
 
@@ -741,6 +783,33 @@ def build_parser() -> argparse.ArgumentParser:
                    "four levels)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     _run_options(p, "match")
+    p = add("play", cmd_play, "Play a hand yourself: one seat is yours, bots play the others, "
+            "through the auction and the play, in the terminal (needs Textual: pip install "
+            "'ddz-rules[play]'). The hand is saved after every action as a hand record.",
+            ruleset=True)
+    p.add_argument("--seat", type=int, metavar="N", help="your seat (default 0)")
+    p.add_argument("--bots", metavar="LEVEL", help="the other seats' bot level: random, "
+                   "standard, medium, extreme (default standard)")
+    p.add_argument("--seed", type=int, metavar="S", help="deal seed (default: a random one, "
+                   "shown and kept in the record)")
+    p.add_argument("--hint", metavar="LEVEL", help="the bot level whose choice the hint "
+                   "shows, and that plays your seat with --autoplay (default medium)")
+    p.add_argument("--aids", metavar="AID[,AID,...]", help="the aids shown at the start, "
+                   "each also switched on and off while playing: hint, counter, advantage, "
+                   "counts, auction, trick; all or none (default all)")
+    p.add_argument("--save", metavar="FILE", help="the file the hand is saved to after every "
+                   "action (default ddz-play-RULESET-seedS.json in the current folder; "
+                   "never overwritten by a new hand; who plays which seat is kept beside it "
+                   "in FILE's name with .play.json)")
+    p.add_argument("--no-save", action="store_true", help="do not save the hand")
+    p.add_argument("--resume", metavar="FILE", help="continue the hand saved in FILE where it "
+                   "stopped (its ruleset, seed and seats are the saved ones)")
+    p.add_argument("--autoplay", action="store_true", help="bots play your seat too (the "
+                   "--hint level): the hand is played out and its result printed, with no "
+                   "terminal needed")
+    p.epilog = ("Exit codes: 0 the hand was played, or left with its progress saved (nothing "
+                "typed during the game ends it with an error: a refused action gets its reason "
+                "on screen and the game goes on); " + usage + interrupted)
     return parser
 
 

@@ -583,6 +583,7 @@ EXAMPLES: dict[str, dict[int, list[str]]] = {
     "match": {0: ["match", "--bots", "random"], 2: ["match", "--matches", "0"]},
     "rate": {0: ["rate", "--levels", "random,standard", "--matches", "2", "--no-progress"],
              2: ["rate", "--levels", "medium,medium"]},
+    "play": {0: ["play", "--autoplay", "--seed", "3"], 2: ["play", "--autoplay", "--seat", "3"]},
 }
 
 

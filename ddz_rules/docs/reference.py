@@ -119,6 +119,9 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
                       "One match of the classic rules, hand by hand"),),
     "rate": (Example(("rate", "--levels", "standard,medium", "--matches", "36", "--seed", "1"),
                      "Two levels rated from two seating cycles of classic matches"),),
+    "play": (Example(("play", "--autoplay", "--seed", "1", "--no-save"),
+                     "A hand played out by bots in every seat, yours by the hint level (without "
+                     "`--autoplay` you play your seat in the terminal app)"),),
 }
 
 

@@ -1,0 +1,443 @@
+"""The ``ddz play`` screen: a Textual app drawn over a :class:`~ddz_rules.play.session.Session`.
+
+Textual is the optional extra ``play`` and is imported only when an app is made
+(:func:`make_app`), so the rest of ddz-rules, and this module, import without it;
+:func:`require_textual` turns its absence into one line naming the install command.
+
+The screen shows the person's cards and everything their seat may know, the aids (each
+switched with a function key, F1 to F6: the hint, the unseen-card counter, the advantage line,
+every seat's card count, the auction, and each seat's last play in the trick), the log of
+moves, and a prompt. What is typed there is played through the session: a refused action
+prints its one-line reason and the game goes on, and a card set with several readings
+(``marked-card``) opens a list to name one. Bots move one at a time, their choices made off
+the event loop. The same app runs in a browser with ``textual serve "ddz play ..."``
+(``pip install textual-dev``), and headless under Textual's test pilot
+(``App.run_test()``), which is how the tests play whole hands and how
+:func:`save_screenshot` draws the README's picture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ddz_rules import cards
+from ddz_rules.errors import DdzError, UsageError
+from ddz_rules.game import PASS, Phase
+from ddz_rules.play.session import AIDS, Outcome, Session, card_label, seat_label, tricks
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+#: Seconds between two bot moves on screen (none in tests).
+BOT_DELAY = 0.6
+#: The function keys that switch the aids, in the order of :data:`AIDS`.
+AID_KEYS = dict(zip(AIDS, ("f1", "f2", "f3", "f4", "f5", "f6"), strict=True))
+HELP = ("cards (33, 334455, 10JQKA; B, R the jokers), pass, or a bid; ? a hint; quit "
+        "(the hand is saved)")
+
+
+def require_textual() -> None:
+    """Refuse at once, in one line, when Textual is not installed."""
+    try:
+        import textual  # noqa: F401
+    except ImportError:
+        raise UsageError("ddz play needs Textual: pip install 'ddz-rules[play]' (or play the "
+                         "hand out with bots: ddz play --autoplay)") from None
+
+
+def require_terminal() -> None:
+    """Refuse, in one line, to start the app with no terminal to draw on (``textual serve``
+    runs it with a web driver instead, and is let through)."""
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("ddz play is interactive and needs a terminal; --autoplay plays the "
+                         "hand out with bots and prints the result")
+
+
+def run_app(session: Session, aids: tuple[str, ...] = AIDS) -> None:
+    """Play in the terminal until the person leaves (the hand is saved after every action)."""
+    make_app(session, aids).run()
+
+
+def cards_text(key: int, style: str = "bold black on grey93") -> Text:
+    """Cards as a player reads them, low to high: ``10`` for T, jokers in colour."""
+    from rich.text import Text
+
+    out = Text()
+    for rank in cards.ranks_of(key):
+        char = cards.RANKS[rank]
+        label = "10" if char == "T" else char
+        look = {"B": "bold black on grey70", "R": "bold red on grey93"}.get(char, style)
+        out.append(f"{label:^3}", style=look)
+        out.append(" ")
+    return out
+
+
+def save_screenshot(session: Session, path: Path, size: tuple[int, int] = (110, 40),
+                    moves: int = 0, typed: str = "") -> Path:
+    """Draw the app headless (Textual's pilot) after ``moves`` of the person's moves, each
+    the hint, with ``typed`` entered last, and write the screen as SVG to ``path``."""
+
+    async def draw() -> None:
+        app = make_app(session, bot_delay=0.0)
+        async with app.run_test(size=size) as pilot:
+            await app.settled(pilot)
+            for _ in range(moves):
+                if session.over:
+                    break
+                await pilot.press(*session.hint().text, "enter")
+                await app.settled(pilot)
+            if typed:
+                await pilot.press(*typed, "enter")
+                await app.settled(pilot)
+            app.save_screenshot(path.name, str(path.parent))
+
+    asyncio.run(draw())
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m ddz_rules.play.app FILE.svg``: draw the README's picture of the app."""
+    from ddz_rules.ruleset import load
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m ddz_rules.play.app FILE.svg", file=sys.stderr)
+        return 2
+    session = Session.new(load("classic"), seat=0, bots="standard", seed=5)
+    save_screenshot(session, Path(args[0]), size=(110, 36), moves=4, typed="3")
+    return 0
+
+
+def make_app(session: Session, aids: tuple[str, ...] = AIDS, bot_delay: float = BOT_DELAY
+             ) -> Any:
+    """The Textual app for ``session`` (a ``textual.app.App``)."""
+    require_textual()
+    return _app_class()(session, aids, bot_delay)
+
+
+@cache
+def _app_class() -> Any:
+    """The app's class, built on first use (so that Textual is imported only then)."""
+    from rich.text import Text
+    from textual import on
+    from textual.app import App, ComposeResult
+    from textual.binding import Binding, BindingType
+    from textual.containers import Horizontal, Vertical
+    from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
+
+    class PlayApp(App[None]):
+        """One hand of ``ddz play``."""
+
+        TITLE = "ddz play"
+        CSS = """
+        #top { height: 1fr; }
+        #table { width: 3fr; }
+        #aids { width: 2fr; padding: 0 1; }
+        #status, #seats, #kitty { height: auto; padding: 0 1; }
+        #log { height: 1fr; border: round $panel; }
+        #aids Static { height: auto; margin-bottom: 1; }
+        #hand { height: auto; padding: 0 1; }
+        #message { height: auto; padding: 0 1; }
+        #result { height: auto; padding: 0 1; border: heavy $success; display: none; }
+        #readings { height: auto; max-height: 8; display: none; }
+        """
+        BINDINGS: ClassVar[list[BindingType]] = [
+            *(Binding(key, f"switch('{aid}')", aid, priority=True)
+              for aid, key in AID_KEYS.items()),
+            Binding("ctrl+q", "quit", "quit (saved)", priority=True),
+        ]
+
+        def __init__(self, session: Session, aids: tuple[str, ...], bot_delay: float) -> None:
+            super().__init__()
+            self.session = session
+            self.aids = set(aids)
+            self.bot_delay = bot_delay
+            self.busy = False
+            self.hint_line = ""
+            self.choices: tuple[Any, ...] = ()
+            self.sub_title = (f"{session.ruleset.id}, seed {session.hand.deal.seed}: you are "
+                              f"seat {session.seat}, bots {session.bots}")
+
+        # ---------------------------------------------------------------- layout
+
+        def compose(self) -> ComposeResult:
+            yield Header()
+            with Horizontal(id="top"):
+                with Vertical(id="table"):
+                    yield Static(id="status")
+                    yield Static(id="seats")
+                    yield Static(id="kitty")
+                    yield RichLog(id="log", wrap=True, markup=False)
+                with Vertical(id="aids"):
+                    yield Static(id="aid-hint")
+                    yield Static(id="aid-counter")
+                    yield Static(id="aid-advantage")
+                    yield Static(id="aid-auction")
+            yield Static(id="result")
+            yield Static(id="hand")
+            yield Static(id="message")
+            yield OptionList(id="readings")
+            yield Input(placeholder=HELP, id="prompt", max_length=200)
+            yield Footer()
+
+        def on_mount(self) -> None:
+            self.query_one("#prompt", Input).focus()
+            self.log_line(f"{self.session.ruleset.id}: {self.session.ruleset.title}")
+            for op in self.session.view.auction:
+                self.log_line(f"{seat_label(op[0], self.session.seat)} says {op[1]}")
+            for seat, play in self.session.view.plays:
+                self.log_line(f"{seat_label(seat, self.session.seat)} "
+                              + (f"plays {play.cards}" if play else "passes"))
+            self.refresh_all()
+            self.start_bots()
+
+        # ---------------------------------------------------------------- drawing
+
+        def log_line(self, line: str) -> None:
+            self.query_one("#log", RichLog).write(line)
+
+        def say(self, message: str, ok: bool = True) -> None:
+            style = "green" if ok else "bold red"
+            self.query_one("#message", Static).update(Text(message, style=style))
+
+        def refresh_all(self) -> None:
+            s = self.session
+            view = s.view
+            phase = view.phase
+            if s.over:
+                status = "the hand is over"
+            elif view.to_act == s.seat:
+                status = ("your bid: say " if phase is Phase.AUCTION else "your play: ") + (
+                    ", ".join(str(a) for a in view.legal) if phase is Phase.AUCTION else
+                    ("answer " + view.to_beat.cards + f" ({view.to_beat.reading.short()}) "
+                     "or pass" if view.to_beat else "you lead: play anything"))
+            else:
+                status = f"seat {view.to_act} to {'bid' if phase is Phase.AUCTION else 'play'}"
+            landlord = ("none yet" if view.landlord is None
+                        else seat_label(view.landlord, s.seat))
+            self.query_one("#status", Static).update(
+                f"[b]{phase.value}[/b]  landlord: {landlord}  multiplier x{view.multiplier}"
+                f"  dealer: seat {view.dealer}\n{status}")
+            self.query_one("#seats", Static).update(self.seats_text())
+            kitty = "kitty: " + ("face down" if view.kitty is None else "")
+            kitty_text = Text(kitty)
+            if view.kitty is not None:
+                kitty_text.append_text(cards_text(view.kitty))
+            extra = []
+            if view.marked_card is not None:
+                extra.append(f"marked card {card_label(view.marked_card[1])}: seat "
+                             f"{view.marked_card[0]} holds it")
+            if view.turned_card is not None:
+                extra.append(f"turned card {card_label(view.turned_card)}")
+            if view.undealt:
+                extra.append(f"{view.undealt} cards never dealt")
+            if extra:
+                kitty_text.append("   " + "; ".join(extra))
+            self.query_one("#kitty", Static).update(kitty_text)
+            hand = Text(f"your cards ({cards.size(view.hand)}): ", style="bold")
+            hand.append_text(cards_text(view.hand))
+            jokers = cards.unpack(view.hand)[cards.SMALL_JOKER:]
+            if any(jokers):
+                hand.append(" (" + ", ".join(f"{c} {card_label(cards.RANK_INDEX[c])}"
+                                             for c, n in zip("BR", jokers, strict=True) if n)
+                            + ")", style="dim")
+            self.query_one("#hand", Static).update(hand)
+            self.draw_aids()
+            result = self.query_one("#result", Static)
+            if s.over:
+                lines = s.result_lines()
+                path = s.save_path
+                if path is not None:
+                    lines.append(f"record: {path} (ddz replay {path} checks it)")
+                redeal = s.hand.result is not None and s.hand.result.redeal
+                lines.append("type new for the next deal, or quit" if redeal else "type quit "
+                             "to leave")
+                result.update("\n".join(lines))
+                result.display = True
+            else:
+                result.display = False
+
+        def seats_text(self) -> Text:
+            s, view = self.session, self.session.view
+            current, previous = tricks(view)
+            trick = current or previous
+            last = {e.seat: e.play for e in trick}
+            out = Text()
+            for seat in range(len(view.hand_sizes)):
+                role = ("landlord" if seat == view.landlord else
+                        "peasant" if view.landlord is not None else "")
+                mark = "▶ " if seat == view.to_act else "  "
+                out.append(f"{mark}{seat_label(seat, s.seat):<14} {role:<9}",
+                           style="bold" if seat == view.to_act else "")
+                if "counts" in self.aids:
+                    out.append(f"{view.hand_sizes[seat]:>2} cards  ")
+                if "trick" in self.aids and seat in last:
+                    play = last[seat]
+                    out.append("passed" if play is None else "played ")
+                    if play is not None:
+                        out.append_text(cards_text(play.key))
+                    if not current:
+                        out.append(" (last trick)", style="dim")
+                out.append("\n")
+            return out
+
+        def draw_aids(self) -> None:
+            s = self.session
+            hint = self.query_one("#aid-hint", Static)
+            hint.display = "hint" in self.aids
+            hint.update(self.hint_line or "hint: shown on your turn (or type ?)")
+            counter = self.query_one("#aid-counter", Static)
+            counter.display = "counter" in self.aids
+            if counter.display:
+                c = s.counter()
+                ranks = "  ".join(f"{'10' if r == 'T' else r}:{n}" for r, n in c.ranks)
+                counter.update(f"[b]unseen cards[/b] ({c.total}: {c.in_hands} in other hands"
+                               + (f", {c.kitty} in the kitty" if c.kitty else "")
+                               + (f", {c.undealt} never dealt" if c.undealt else "")
+                               + f")\n{ranks}")
+            advantage = self.query_one("#aid-advantage", Static)
+            line = s.advantage()
+            advantage.display = "advantage" in self.aids and line is not None
+            advantage.update(line or "")
+            auction = self.query_one("#aid-auction", Static)
+            auction.display = "auction" in self.aids
+            said = ", ".join(f"{seat_label(seat, s.seat)}: {word}"
+                             for seat, word in s.auction_history())
+            auction.update(f"[b]auction[/b]\n{said or 'nobody has spoken yet'}")
+
+        # ---------------------------------------------------------------- acting
+
+        def action_switch(self, aid: str) -> None:
+            self.aids ^= {aid}
+            self.refresh_all()
+            self.say(f"{aid} {'on' if aid in self.aids else 'off'}")
+            if aid == "hint" and aid in self.aids and self.session.your_turn:
+                self.run_worker(self.show_hint(), group="hint")
+
+        @on(Input.Submitted, "#prompt")
+        async def submitted(self, event: Input.Submitted) -> None:
+            event.input.value = ""
+            await self.command(event.value.strip())
+
+        async def command(self, typed: str) -> None:
+            s = self.session
+            word = typed.lower()
+            if word in ("quit", "exit"):
+                self.exit()
+                return
+            if word in ("?", "hint"):
+                if s.your_turn:
+                    await self.show_hint()
+                else:
+                    self.say("there is nothing to hint: it is not your turn", ok=False)
+                return
+            if word in ("help", "h"):
+                self.say(HELP + "; F1-F6 switch the aids")
+                return
+            if word == "new":
+                if s.over and s.hand.result is not None and s.hand.result.redeal:
+                    s.next_deal()
+                    self.log_line(f"dealt again: seed {s.hand.deal.seed}")
+                    self.sub_title = (f"{s.ruleset.id}, seed {s.hand.deal.seed}: you are seat "
+                                      f"{s.seat}, bots {s.bots}")
+                    self.refresh_all()
+                    self.start_bots()
+                else:
+                    self.say("new deals again only after a thrown-in deal", ok=False)
+                return
+            if self.busy:
+                self.say(f"wait: seat {s.hand.to_act} is thinking", ok=False)
+                return
+            try:
+                outcome = s.act(typed)
+            except DdzError as exc:  # a save that failed: said, and the game goes on
+                self.say(str(exc), ok=False)
+                return
+            self.after(outcome)
+
+        def after(self, outcome: Outcome) -> None:
+            ok, message, choices = outcome.ok, outcome.message, outcome.choices
+            options = self.query_one("#readings", OptionList)
+            options.clear_options()
+            options.display = bool(choices)
+            self.choices = choices
+            if choices:
+                options.add_options([self.session.hand.table.notation(p) for p in choices])
+                options.highlighted = 0
+                options.focus()
+            self.say(message, ok)
+            if ok:
+                self.log_line(outcome.done)
+                self.hint_line = ""
+                self.refresh_all()
+                self.start_bots()
+
+        @on(OptionList.OptionSelected, "#readings")
+        def reading_chosen(self, event: OptionList.OptionSelected) -> None:
+            play = self.choices[event.option_index]
+            try:
+                outcome = self.session.act(play)
+            except DdzError as exc:  # a save that failed
+                self.say(str(exc), ok=False)
+                return
+            self.query_one("#prompt", Input).focus()
+            self.after(outcome)
+
+        async def show_hint(self) -> None:
+            s = self.session
+            moves = len(s.hand.log)
+            hint = await asyncio.to_thread(s.hint_later())
+            if len(s.hand.log) != moves:  # the hand moved on meanwhile
+                return
+            what = ("pass" if hint.action == PASS and s.view.phase is Phase.PLAY
+                    else hint.text)
+            told = what if hint.reading in (what, "pass") else f"{what} ({hint.reading})"
+            self.hint_line = f"[b]hint[/b] ({hint.level}): {told}"
+            self.draw_aids()
+            if "hint" not in self.aids:
+                self.say(f"hint ({hint.level}): {told}")
+
+        def start_bots(self) -> None:
+            self.run_worker(self.bots_move(), exclusive=True, group="bots")
+
+        async def bots_move(self) -> None:
+            s = self.session
+            self.busy = True
+            try:
+                while s.bot_to_act:
+                    if self.bot_delay:
+                        await asyncio.sleep(self.bot_delay)
+                    action = await asyncio.to_thread(s.bot_choice)
+                    line = s.apply_bot(action)
+                    self.log_line(line)
+                    self.refresh_all()
+            except DdzError as exc:  # a save that failed
+                self.say(str(exc), ok=False)
+            finally:
+                self.busy = False
+            if s.your_turn:
+                self.say("your turn")
+                if "hint" in self.aids:
+                    await self.show_hint()
+            elif s.over:
+                self.say("the hand is over")
+            self.refresh_all()
+
+        async def settled(self, pilot: Any) -> None:
+            """For tests: wait until the bots have moved and the screen is drawn."""
+            await pilot.pause()
+            await self.workers.wait_for_complete()
+            await pilot.pause()
+
+    return PlayApp
+
+
+if __name__ == "__main__":
+    sys.exit(main())

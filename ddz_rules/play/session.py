@@ -1,0 +1,673 @@
+"""One hand as a person plays it: one seat theirs, bots in the others, no screen involved.
+
+A :class:`Session` holds a :class:`~ddz_rules.game.Hand`, the person's seat and the bots.
+:meth:`Session.act` takes what the person typed (an auction word, card text, ``CARDS@reading``
+or ``pass``), has the referee check it, and either applies it or returns the one-line reason
+it is refused, changing nothing: the same reasons ``ddz classify`` and ``ddz beats`` give.
+Everything shown to the person is computed from ``hand.view(seat)`` alone (:attr:`view`): the
+unseen-card counter, the advantage line, the card counts, the auction so far, the current
+trick and the hint. Bots decide from their own seats' views, with a random generator seeded
+from the deal's seed and the number of actions taken, so a resumed hand plays on exactly as
+it would have.
+
+After every action the hand is written whole (a temporary file, then a rename) as a hand
+record (``ddz_rules/schema/record.schema.json``): ``ddz replay`` checks it once the hand is
+over, and :meth:`Session.resume` continues it. Who plays which seat is kept beside it in a
+small JSON file, ``NAME.play.json`` for a record ``NAME.json`` (a hand record has no field
+for it).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ddz_rules import cards
+from ddz_rules.auction import IllegalActionError
+from ddz_rules.bots import LEVELS, make_bot
+from ddz_rules.bots.base import Bot
+from ddz_rules.errors import DdzError, UsageError
+from ddz_rules.game import PASS, Action, Hand, Phase, View
+from ddz_rules.inputs import read_bounded
+from ddz_rules.match import next_dealer
+from ddz_rules.records import (
+    is_match_record,
+    read_record,
+    replay,
+    ruleset_beside,
+    to_record,
+    write_whole,
+)
+from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
+from ddz_rules.table import Play, beats_reason
+
+#: Player counts the bots can play.
+BOT_PLAYERS = (2, 3)
+#: The longest text the prompt takes (a play is at most 20 cards and a reading).
+MAX_INPUT = 200
+#: Deals thrown in one after another before ``--autoplay`` gives up (as in a comparison).
+MAX_REDEALS = 64
+#: Seeds are below this in size (a record's integers are bounded).
+MAX_SEED = 2**63
+#: The largest side file a resume reads.
+MAX_SIDECAR_BYTES = 4096
+#: What the person may type instead of ``pass``.
+PASS_WORDS = ("pass", "p")
+#: The aids, each switchable: the hint, the unseen-card counter, the advantage line, every
+#: seat's card count, the auction so far, and the last play of each seat in the trick.
+AIDS = ("hint", "counter", "advantage", "counts", "auction", "trick")
+
+
+def aids_of(text: str) -> tuple[str, ...]:
+    """``--aids``: a comma-separated list of aids, or ``all`` or ``none``."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if names in (["all"], []):
+        return AIDS if names else ()
+    if names == ["none"]:
+        return ()
+    for name in names:
+        if name not in AIDS:
+            raise UsageError(f"--aids: unknown aid {name[:40]!r}; the aids are "
+                             f"{', '.join(AIDS)} (or all, none)")
+    return tuple(a for a in AIDS if a in names)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a typed action: done, refused with a one-line reason, or a card set
+    that reads several ways, whose reading the person must name (``choices``)."""
+
+    ok: bool
+    message: str
+    choices: tuple[Play, ...] = ()
+    #: What was done, as the log of moves says it (``seat 0 (you) plays 33 (pair/1/3)``).
+    done: str = ""
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A legal action chosen by a bot level from the person's view, and how to type it."""
+
+    level: str
+    action: Action
+    text: str
+    reading: str
+
+
+@dataclass(frozen=True)
+class Counter:
+    """Cards the seat has not seen, per rank: the deck less its own cards, every card
+    played, and shown cards (the kitty once shown, a marked or turned card) whose holder
+    has not yet played them. Undealt cards are never seen, so they are counted here."""
+
+    ranks: tuple[tuple[str, int], ...]
+    total: int
+    undealt: int
+    #: Unseen cards in the kitty, face down until the auction ends.
+    kitty: int
+    #: Unseen cards in the other seats' hands.
+    in_hands: int
+
+
+@dataclass(frozen=True)
+class TrickEntry:
+    """A seat's last action in a trick: its play, or None for a pass."""
+
+    seat: int
+    play: Play | None
+
+
+def seat_label(seat: int, you: int) -> str:
+    return f"seat {seat} (you)" if seat == you else f"seat {seat}"
+
+
+def card_label(rank: int) -> str:
+    """A rank as a player reads it: ``10`` for T, jokers by name."""
+    char = cards.RANKS[rank]
+    return {"T": "10", "B": "small joker", "R": "big joker"}.get(char, char)
+
+
+def sidecar_path(save: Path) -> Path:
+    """Where who plays which seat is kept beside a saved hand: ``NAME.play.json``."""
+    return save.with_name((save.stem if save.suffix == ".json" else save.name) + ".play.json")
+
+
+def default_save(ruleset: Ruleset, seed: int) -> Path:
+    """The save file of a new game: ``ddz-play-RULESET-seedS.json`` in the current folder."""
+    return Path(f"ddz-play-{ruleset.id}-seed{seed}.json")
+
+
+def check_players(ruleset: Ruleset, seat: int) -> None:
+    if ruleset.players not in BOT_PLAYERS:
+        raise UsageError(f"ruleset {ruleset.id} has {ruleset.players} players; the bots play "
+                         f"{' or '.join(map(str, BOT_PLAYERS))}")
+    if not 0 <= seat < ruleset.players:
+        raise UsageError(f"--seat {seat}: {ruleset.id} has seats 0 to {ruleset.players - 1}")
+
+
+def check_level(level: str, option: str) -> None:
+    if level not in LEVELS:
+        raise UsageError(f"{option} {level!r}: unknown bot level; expected one of "
+                         f"{', '.join(LEVELS)}")
+
+
+class Session:
+    """A hand in which ``seat`` is played by a person (or, with ``autoplay``, by the hint
+    level) and every other seat by a bot of level ``bots``."""
+
+    def __init__(self, hand: Hand, seat: int, bots: str = "standard", hint_level: str = "medium",
+                 save: Path | None = None, autoplay: bool = False) -> None:
+        check_players(hand.ruleset, seat)
+        check_level(bots, "--bots")
+        check_level(hint_level, "--hint")
+        self.hand = hand
+        self.seat = seat
+        self.bots = bots
+        self.hint_level = hint_level
+        self.save_path = save
+        self.autoplay = autoplay
+        self._bots: dict[str, Bot] = {}
+        self._ruleset_name: str | None = None
+
+    # ------------------------------------------------------------ making and resuming
+
+    @classmethod
+    def new(cls, ruleset: Ruleset, seat: int = 0, bots: str = "standard", seed: int = 0,
+            dealer: int = 0, hint_level: str = "medium", save: Path | None = None,
+            autoplay: bool = False) -> Session:
+        """A freshly dealt hand; with ``save``, written at once (a new game never
+        overwrites a file)."""
+        check_players(ruleset, seat)
+        if not 0 <= dealer < ruleset.players:
+            raise UsageError(f"--dealer {dealer}: {ruleset.id} has seats 0 to "
+                             f"{ruleset.players - 1}")
+        if save is not None and (save.exists() or save.is_symlink()):
+            raise UsageError(f"{save} already exists: continue that hand with 'ddz play "
+                             f"--resume {save}', or give --save another file (nothing was "
+                             "overwritten)")
+        session = cls(Hand.new(ruleset, seed, dealer), seat, bots, hint_level, save, autoplay)
+        session.save()
+        return session
+
+    @classmethod
+    def resume(cls, path: Path, seat: int | None = None, bots: str | None = None,
+               hint_level: str | None = None, autoplay: bool = False) -> Session:
+        """The hand saved in ``path``, rebuilt by replaying its actions, with the seats as
+        they were (from ``NAME.play.json``; ``seat`` and ``bots`` must agree with it, and
+        are needed where it is missing)."""
+        where = str(path)
+        record = read_record(where)
+        if is_match_record(record):
+            raise UsageError(f"{where} is a match record; ddz play resumes a hand record")
+        side = _read_sidecar(path)
+        for name, given in (("seat", seat), ("bots", bots)):
+            if side is None:
+                if given is None:
+                    raise UsageError(f"{sidecar_path(path)} is missing, so who plays which "
+                                     f"seat is not known: give --seat and --bots")
+            elif given is not None and given != side[name]:
+                raise UsageError(f"--{name} {given}: {where} was saved with --{name} "
+                                 f"{side[name]}; a resumed hand keeps its seats")
+        chosen_seat = side["seat"] if side else seat
+        chosen_bots = side["bots"] if side else bots
+        assert isinstance(chosen_seat, int) and isinstance(chosen_bots, str)
+        hint = hint_level or (side["hint"] if side else "medium")
+        done = replay(record, where)
+        if not done.valid and done.action is not None:
+            raise UsageError(f"{where}: action {done.index} ({done.action!r}): {done.reason}; "
+                             "the saved hand cannot be continued")
+        session = cls(done.hand, chosen_seat, chosen_bots, hint, path, autoplay)
+        session._ruleset_name = record["ruleset"]
+        return session
+
+    def next_deal(self) -> None:
+        """After a thrown-in deal: deal again (the next seed, the next dealer as
+        ``match.rotation`` says), saved to the same file."""
+        if self.hand.result is None or not self.hand.result.redeal:
+            raise UsageError("only a thrown-in deal is dealt again")
+        ruleset, old = self.hand.ruleset, self.hand.deal
+        seed = (old.seed or 0) + 1
+        self.hand = Hand.new(ruleset, seed, next_dealer(ruleset, old.dealer, True))
+        self.save()
+
+    # ------------------------------------------------------------ saving
+
+    def record(self) -> dict[str, Any]:
+        """The hand record of the hand so far (finished or not)."""
+        record = to_record(self.hand)
+        if self._ruleset_name is not None:
+            record["ruleset"] = self._ruleset_name
+        return record
+
+    def save(self) -> None:
+        """Write the hand record whole (and, the first time, who plays which seat)."""
+        if self.save_path is None:
+            return
+        path = self.save_path
+        if self._ruleset_name is None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise UsageError(f"{path}: cannot create its folder: "
+                                 f"{exc.strerror or exc}") from None
+            self._ruleset_name = _ruleset_name(path.parent, self.hand.ruleset)
+            side = {"ddz_play": 1, "seat": self.seat, "bots": self.bots,
+                    "hint": self.hint_level}
+            write_whole(sidecar_path(path), json.dumps(side) + "\n", "the hand was not saved")
+        write_whole(path, json.dumps(self.record(), ensure_ascii=False) + "\n",
+                    "the hand goes on unsaved")
+
+    # ------------------------------------------------------------ state
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.hand.ruleset
+
+    @property
+    def view(self) -> View:
+        """What the person's seat may know: everything shown is computed from this."""
+        return self.hand.view(self.seat)
+
+    @property
+    def over(self) -> bool:
+        return self.hand.result is not None
+
+    @property
+    def your_turn(self) -> bool:
+        return self.hand.to_act == self.seat and not self.autoplay
+
+    @property
+    def bot_to_act(self) -> bool:
+        """A bot (or, with autoplay, the hint level in the person's seat) acts next."""
+        return self.hand.to_act is not None and (self.hand.to_act != self.seat or self.autoplay)
+
+    def _index(self) -> int:
+        return len(self.hand.log) - 1
+
+    def _rng(self, salt: int) -> random.Random:
+        seed = self.hand.deal.seed or 0
+        return random.Random(((seed ^ salt) << 12) + self._index())
+
+    def _bot(self, level: str) -> Bot:
+        if level not in self._bots:
+            self._bots[level] = make_bot(level, self.ruleset)
+        return self._bots[level]
+
+    # ------------------------------------------------------------ acting
+
+    def act(self, text: str | Play) -> Outcome:
+        """Do what the person typed for their seat, or say in one line why not (the hand
+        is then unchanged). A card set with several legal readings is not played: its
+        readings come back as ``choices``, to be played as a :class:`Play` or named with
+        ``CARDS@type/length/rank``."""
+        try:
+            return self._act(text)
+        except IllegalActionError as exc:
+            return Outcome(False, f"refused: {exc}")
+
+    def _act(self, text: str | Play) -> Outcome:
+        hand = self.hand
+        if hand.result is not None:
+            return Outcome(False, "the hand is over")
+        if hand.to_act != self.seat:
+            return Outcome(False, f"it is seat {hand.to_act}'s turn, not yours")
+        if isinstance(text, Play):
+            return self._play(text)
+        typed = " ".join(text.split())
+        if not typed:
+            return Outcome(False, "type an action: " + ("an auction word" if hand.phase is
+                                                      Phase.AUCTION else "cards, or pass"))
+        if len(typed) > MAX_INPUT:
+            return Outcome(False, f"refused: {len(typed)} characters; an action is at most "
+                           f"{MAX_INPUT}")
+        if hand.phase is Phase.AUCTION:
+            words = [str(w) for w in hand.legal_actions()]
+            word = typed.lower()
+            if word in PASS_WORDS and PASS in words:
+                word = PASS
+            if word not in words:
+                return Outcome(False, f"refused: {typed!r} is not an auction word here; the "
+                               f"auction is on: say {', '.join(words)}")
+            hand.apply(word)
+            self.save()
+            return Outcome(True, f"you said {word}",
+                           done=self.describe(self.seat, word, Phase.AUCTION))
+        if typed.lower() in PASS_WORDS:
+            if hand.to_beat is None:
+                return Outcome(False, "refused: you lead this trick and may not pass; play "
+                               "any legal play")
+            hand.apply(PASS)
+            self.save()
+            return Outcome(True, "you passed", done=self.describe(self.seat, PASS, Phase.PLAY))
+        return self._typed_play(typed)
+
+    def _typed_play(self, typed: str) -> Outcome:
+        hand, table = self.hand, self.hand.table
+        cards_part, _, named = typed.partition("@")
+        try:
+            key = table.key_of(cards_part)
+        except DdzError as exc:
+            return Outcome(False, f"refused: {exc}")
+        if not cards.size(key):
+            return Outcome(False, f"refused: {table.explain(key)}")
+        readings = table.readings(key)
+        if not readings:  # as ddz classify says it
+            return Outcome(False, f"refused: {cards.key_text(key)}: not a legal play: "
+                           f"{table.explain(key)}")
+        mine = hand.hands[self.seat]
+        if not cards.contains(mine, key):
+            short = [cards.RANKS[r] * (n - h) for r, (n, h) in
+                     enumerate(zip(cards.unpack(key), cards.unpack(mine), strict=True)) if n > h]
+            return Outcome(False, f"refused: you do not hold {cards.key_text(key)} (missing "
+                           f"{''.join(short)})")
+        if named:
+            try:
+                candidates = [table.play(typed).reading]
+            except DdzError as exc:
+                return Outcome(False, f"refused: {exc}")
+        else:
+            candidates = list(readings)
+        to_beat = hand.to_beat
+        if to_beat is not None:
+            winners = [r for r in candidates if r.beats(to_beat.reading)]
+            if not winners:  # as ddz beats says it
+                reason = beats_reason(self.ruleset, Play(key, candidates[0]), to_beat)
+                return Outcome(False, f"refused: {reason}")
+            candidates = winners
+        if len(candidates) > 1:
+            options = tuple(Play(key, r) for r in candidates)
+            listed = ", ".join(table.notation(p) for p in options)
+            return Outcome(False, f"{cards.key_text(key)} reads {len(options)} ways under "
+                           f"{self.ruleset.id}; name the reading: {listed}", options)
+        return self._play(Play(key, candidates[0]))
+
+    def _play(self, play: Play) -> Outcome:
+        self.hand.apply(play)
+        self.save()
+        return Outcome(True, f"you played {self.hand.table.notation(play)} "
+                       f"({play.reading.short()})", done=self.describe(self.seat, play,
+                                                                      Phase.PLAY))
+
+    def bot_choice(self) -> Action:
+        """What the bot in the seat to act chooses, from that seat's view (no change)."""
+        seat = self.hand.to_act
+        assert seat is not None and self.bot_to_act
+        level = self.hint_level if seat == self.seat else self.bots
+        return self._bot(level).choose(self.hand.view(seat), self._rng(0xB075))
+
+    def apply_bot(self, action: Action) -> str:
+        """Apply a bot's action (from :meth:`bot_choice`) and say what it did."""
+        seat, phase = self.hand.to_act, self.hand.phase
+        assert seat is not None
+        self.hand.apply(action)
+        self.save()
+        return self.describe(seat, action, phase)
+
+    def bot_step(self) -> str:
+        """One bot move: chosen, applied, saved; what it did."""
+        return self.apply_bot(self.bot_choice())
+
+    def run_bots(self) -> list[str]:
+        """Bot moves until it is the person's turn or the hand is over."""
+        done = []
+        while self.bot_to_act:
+            done.append(self.bot_step())
+        return done
+
+    def describe(self, seat: int, action: Action, phase: Phase) -> str:
+        """One line for an action ``seat`` took in ``phase``."""
+        who = seat_label(seat, self.seat)
+        if isinstance(action, Play):
+            return f"{who} plays {self.hand.table.notation(action)} ({action.reading.short()})"
+        if phase is Phase.PLAY:
+            return f"{who} passes"
+        return f"{who} says {action}"
+
+    # ------------------------------------------------------------ aids
+
+    def hint(self, level: str | None = None) -> Hint:
+        """A legal action for the person's seat, chosen by a bot level from that seat's view
+        alone, with its reading and the text that plays it."""
+        return self.hint_later(level)()
+
+    def hint_later(self, level: str | None = None) -> Callable[[], Hint]:
+        """:meth:`hint` as a call that reads nothing of the hand (its view is taken now), so
+        that it may run in another thread while the hand moves on."""
+        level = level or self.hint_level
+        check_level(level, "hint level")
+        view = self.view
+        if view.to_act != self.seat or self.over:
+            raise UsageError("there is nothing to hint: it is not your turn")
+        bot, rng, table = self._bot(level), self._rng(0x4817), self.hand.table
+
+        def choose() -> Hint:
+            action = bot.choose(view, rng)
+            if isinstance(action, Play):
+                reading = action.reading.short()
+                if action.reading.kicker_key:
+                    reading += f", kickers {action.reading.kickers}"
+                return Hint(level, action, table.notation(action), reading)
+            return Hint(level, action, action, "pass" if action == PASS else "auction word")
+
+        return choose
+
+    def counter(self) -> Counter:
+        """Unseen cards per rank, from the person's view alone."""
+        return unseen(self.ruleset, self.view)
+
+    def counts(self) -> tuple[int, ...]:
+        """Cards in every seat's hand."""
+        return self.view.hand_sizes
+
+    def auction_history(self) -> tuple[tuple[int, str], ...]:
+        return self.view.auction
+
+    def trick(self) -> tuple[list[TrickEntry], list[TrickEntry]]:
+        """The current trick (each seat's last action in it) and the trick before it."""
+        return tricks(self.view)
+
+    def advantage(self) -> str | None:
+        """The advantage line, where the ruleset has one (``ending.peasant_goal``)."""
+        view = self.view
+        if self.ruleset.peasant_goal != "advantage":
+            return None
+        if view.landlord is None or view.advantage is None:
+            return ("advantage: the peasant wins with as many cards left as there were robs "
+                    "in the auction (set when it ends)")
+        peasant = next(s for s in range(len(view.hand_sizes)) if s != view.landlord)
+        left = view.hand_sizes[peasant] - view.advantage
+        robs = f"{view.advantage} rob{'s' if view.advantage != 1 else ''}"
+        return (f"advantage {view.advantage} ({robs}): {seat_label(peasant, self.seat)}, the "
+                f"peasant, wins at {view.advantage} cards left or fewer; {left} more to shed")
+
+    def result_lines(self) -> list[str]:
+        """The result as ``ddz replay`` gives it: base, every multiplier event, the scores."""
+        result = self.hand.result
+        if result is None:
+            return []
+        if result.redeal:
+            return ["nobody took the hand: it is thrown in and dealt again, nothing carried "
+                    "over"]
+        role = "landlord" if result.landlord == self.seat else "peasant"
+        won = (result.winner == "landlord") == (role == "landlord")
+        me = -1 if self.autoplay else self.seat  # no "you" where bots played every seat
+        who = f"seat {self.seat}" if self.autoplay else "you"
+        lines = [f"landlord {seat_label(result.landlord or 0, me)}, {result.winner} win: "
+                 f"{who} ({role}) {'won' if won else 'lost'} {result.scores[self.seat]:+d}",
+                 f"  base {result.base} x multiplier {result.multiplier}"
+                 + (f" (capped at {result.cap})" if result.cap else "")]
+        if not result.events:
+            lines.append("  events: none")
+        for e in result.events:
+            by = f", {seat_label(e.seat, me)}" if e.seat is not None else ""
+            lines.append(f"  event {e.name} x{e.factor}{by}"
+                         + (f" ({e.cards})" if e.cards else ""))
+        lines.append(f"  scores {list(result.scores)}")
+        return lines
+
+
+def open_session(ruleset: str, seat: int | None = None, bots: str | None = None,
+                 seed: int | None = None, hint_level: str | None = None,
+                 save: str | None = None, no_save: bool = False, resume: str | None = None,
+                 autoplay: bool = False) -> Session:
+    """The session ``ddz play`` asks for: a new hand (saved to ``save``, by default
+    :func:`default_save`, unless ``no_save``) or the one saved in ``resume``. Every option
+    is checked here, before anything is written, each refusal one line."""
+    for level, option in ((bots, "--bots"), (hint_level, "--hint")):
+        if level is not None:
+            check_level(level, option)
+    if resume is not None:
+        if seed is not None:
+            raise UsageError("--seed: a resumed hand keeps the seed it was dealt with; leave "
+                             "out --seed")
+        if save is not None or no_save:
+            raise UsageError("--resume FILE goes on saving to FILE; leave out --save and "
+                             "--no-save")
+        return Session.resume(Path(resume), seat, bots, hint_level, autoplay)
+    loaded = load(ruleset)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    if not -MAX_SEED < seed < MAX_SEED:
+        raise UsageError(f"--seed must be less than 2**63 in size, got {seed}")
+    if no_save and save is not None:
+        raise UsageError("--save and --no-save: choose one")
+    path = None if no_save else Path(save) if save is not None else default_save(loaded, seed)
+    return Session.new(loaded, seat or 0, bots or "standard", seed,
+                       hint_level=hint_level or "medium", save=path, autoplay=autoplay)
+
+
+def autoplay(session: Session) -> list[str]:
+    """Play the hand to its end with bots in every seat (the hint level in the person's),
+    dealing again after a thrown-in deal; what happened, deal by deal, as lines."""
+    lines = []
+    session.autoplay = True
+    for attempt in range(MAX_REDEALS):
+        session.run_bots()
+        result = session.hand.result
+        assert result is not None
+        if not result.redeal or attempt == MAX_REDEALS - 1:
+            break
+        lines.append(f"seed {session.hand.deal.seed}: thrown in (nobody took the hand)")
+        session.next_deal()
+    return lines
+
+
+# --------------------------------------------------------------------------- from a view
+
+
+def unseen(ruleset: Ruleset, view: View) -> Counter:
+    """Cards ``view``'s seat has not seen, per rank.
+
+    Seen are its own cards, every card played, and shown cards with a known holder that the
+    holder has not played: the kitty once the landlord takes it (where ``deal.kitty_shown``),
+    the marked card (held by the first bidder) and the turned card (dealt first, to the
+    dealer's left). A shown card of a rank its holder has played since may be the one played,
+    so only the shown cards beyond the holder's plays of that rank are still known to be held.
+    """
+    n = len(view.hand_sizes)
+    played = [[0] * cards.NUM_RANKS for _ in range(n)]
+    for seat, play in view.plays:
+        if play is not None:
+            for rank, count in enumerate(cards.unpack(play.key)):
+                played[seat][rank] += count
+    shown: dict[int, list[int]] = {}
+
+    def show(seat: int, key: int) -> None:
+        held = shown.setdefault(seat, [0] * cards.NUM_RANKS)
+        for rank, count in enumerate(cards.unpack(key)):
+            held[rank] += count
+
+    if view.kitty is not None and view.landlord is not None:
+        show(view.landlord, view.kitty)
+    if view.marked_card is not None:
+        show(view.marked_card[0], 1 << (cards.FIELD_BITS * view.marked_card[1]))
+    if view.turned_card is not None:
+        show((view.dealer + 1) % n, 1 << (cards.FIELD_BITS * view.turned_card))
+    mine = cards.unpack(view.hand)
+    counts = []
+    for rank in range(cards.NUM_RANKS):
+        if not ruleset.copies[rank]:
+            continue
+        known = mine[rank] + sum(p[rank] for p in played)
+        known += sum(max(0, held[rank] - played[s][rank]) for s, held in shown.items()
+                     if s != view.seat)
+        counts.append((cards.RANKS[rank], ruleset.copies[rank] - known))
+    total = sum(c for _, c in counts)
+    kitty = ruleset.kitty if view.landlord is None else 0
+    return Counter(tuple(counts), total, view.undealt, kitty, total - view.undealt - kitty)
+
+
+def tricks(view: View) -> tuple[list[TrickEntry], list[TrickEntry]]:
+    """The current trick and the one before it, each as every seat's last action in it
+    (a trick ends when all the others pass a play)."""
+    n = len(view.hand_sizes)
+    current: list[tuple[int, Play | None]] = []
+    previous: list[tuple[int, Play | None]] = []
+    passes = 0
+    for seat, play in view.plays:
+        current.append((seat, play))
+        if play is None:
+            passes += 1
+            if passes == n - 1:
+                previous, current, passes = current, [], 0
+        else:
+            passes = 0
+
+    def last(entries: list[tuple[int, Play | None]]) -> list[TrickEntry]:
+        by_seat: dict[int, Play | None] = {}
+        for seat, play in entries:
+            by_seat.pop(seat, None)
+            by_seat[seat] = play
+        return [TrickEntry(s, p) for s, p in by_seat.items()]
+
+    return last(current), last(previous)
+
+
+# --------------------------------------------------------------------------- files
+
+
+def _ruleset_name(folder: Path, ruleset: Ruleset) -> str:
+    """How the saved record names its ruleset: a bundled id, or a copy beside it (an
+    existing file of that name is used only if it is the same ruleset, never overwritten)."""
+    if ruleset.id in bundled_ids() and load_bundled(ruleset.id) is ruleset:
+        return ruleset.id
+    target = folder / f"{ruleset.id}.yaml"
+    if target.exists() or target.is_symlink():
+        try:
+            same = dict(load(str(target)).data) == dict(ruleset.data)
+        except DdzError:
+            same = False
+        if not same:
+            raise UsageError(f"{target} exists and is not the ruleset {ruleset.id} being "
+                             "played; save the hand in another folder (--save)")
+        return target.name
+    return ruleset_beside(folder, ruleset)
+
+
+def _read_sidecar(save: Path) -> dict[str, Any] | None:
+    path = sidecar_path(save)
+    if not path.exists():
+        return None
+
+    def error(reason: str) -> UsageError:
+        return UsageError(f"{path}: {reason}")
+
+    raw = read_bounded(path, MAX_SIDECAR_BYTES, error)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise error(f"not JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("ddz_play") != 1:
+        raise error("not a ddz play side file (it says who plays which seat)")
+    seat, bots, hint = data.get("seat"), data.get("bots"), data.get("hint", "medium")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 16:
+        raise error(f"field seat: {seat!r} is not a seat")
+    for name, level in (("bots", bots), ("hint", hint)):
+        if not isinstance(level, str) or level not in LEVELS:
+            raise error(f"field {name}: {str(level)[:40]!r} is not a bot level "
+                        f"({', '.join(LEVELS)})")
+    return {"seat": seat, "bots": bots, "hint": hint}
