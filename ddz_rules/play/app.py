@@ -223,8 +223,8 @@ def _app_class() -> Any:
             landlord = ("none yet" if view.landlord is None
                         else seat_label(view.landlord, s.seat))
             self.query_one("#status", Static).update(
-                f"[b]{phase.value}[/b]  landlord: {landlord}  multiplier x{view.multiplier}"
-                f"  dealer: seat {view.dealer}\n{status}")
+                f"phase: [b]{phase.value}[/b] · landlord: {landlord} · multiplier "
+                f"x{view.multiplier} · dealer: seat {view.dealer}\n{status}")
             self.query_one("#seats", Static).update(self.seats_text())
             kitty = "kitty: " + ("face down" if view.kitty is None else "")
             kitty_text = Text(kitty)
