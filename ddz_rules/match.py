@@ -87,7 +87,7 @@ class MatchState:
         return sum(1 for h in self.hands if h.counted)
 
     def _leaders(self) -> tuple[int, ...]:
-        key = self.hands_won if self.ruleset.match.length == "best_of" else self.totals
+        key = getattr(self, ranked_by(self.ruleset))
         top = max(key)
         return tuple(s for s in range(self.players) if key[s] == top)
 
@@ -138,7 +138,7 @@ class MatchState:
 
     def _decided_at(self, winner: int) -> int:
         """Counted hands after which ``winner`` led alone from then on."""
-        best_of = self.ruleset.match.length == "best_of"
+        best_of = ranked_by(self.ruleset) == "hands_won"
         running = [0] * self.players
         decided, counted = 0, 0
         for hand in self.hands:
@@ -154,6 +154,12 @@ class MatchState:
             elif not decided:
                 decided = counted
         return decided or counted
+
+
+def ranked_by(ruleset: Ruleset) -> str:
+    """What ranks the seats of a match (``match.length``): ``hands_won`` in a best-of match,
+    ``totals`` otherwise; the name of the :class:`MatchState` (and match row) field."""
+    return "hands_won" if ruleset.match.length == "best_of" else "totals"
 
 
 def next_dealer(ruleset: Ruleset, dealer: int, thrown_in: bool) -> int:

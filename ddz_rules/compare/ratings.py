@@ -48,6 +48,7 @@ from ddz_rules.compare.matches import MATCH_SCHEMA, MatchTask, checked_run, play
 from ddz_rules.compare.results import RowKind
 from ddz_rules.compare.run import Entrant, run_tasks
 from ddz_rules.errors import UsageError
+from ddz_rules.match import ranked_by
 
 if TYPE_CHECKING:
     import numpy as np
@@ -138,11 +139,6 @@ def pairwise(row: dict[str, Any], by: str = "totals") -> list[tuple[str, str, fl
         else:
             results.append((seats[t], seats[s], 1.0))
     return results
-
-
-def outcome_key(length: str) -> str:
-    """What decides a match, and so each pairwise result: totals, or hands won (best of N)."""
-    return "hands_won" if length == "best_of" else "totals"
 
 
 @dataclass(frozen=True)
@@ -328,7 +324,7 @@ class RatingSpec:
 
     @property
     def outcome(self) -> str:
-        return outcome_key(self.resolve().ruleset.match.length)
+        return ranked_by(self.resolve().ruleset)
 
 
 def execute_ratings(spec: RatingSpec, *, workers: int = 1, scheduler: str | None = None,
