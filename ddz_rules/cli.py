@@ -348,7 +348,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         with _progress(args.progress, "matches") as tick, _terminate_cleanly():
             rows = execute_comparison(versus, workers=args.workers, scheduler=args.scheduler,
                                       out=out, resume=args.resume, progress=tick)
-        summary = report.summarize(versus.header()["run"], rows, versus.run_spec().loaded(),
+        summary = report.summarize(versus.header()["run"], rows, versus.run_spec.loaded(),
                                    MATCH_MEASURES)
     else:
         with _progress(args.progress) as tick, _terminate_cleanly():

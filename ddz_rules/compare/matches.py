@@ -13,6 +13,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -130,7 +131,11 @@ class MatchSpec:
     matches: int = 1
 
     def resolve(self) -> Entrant:
-        """Load and check everything before a hand is played."""
+        """Load and check everything before a hand is played (once: the run's ruleset)."""
+        return self._entrant
+
+    @cached_property
+    def _entrant(self) -> Entrant:
         return checked_run(self.ruleset, self.seats, self.matches)
 
     @property
@@ -145,10 +150,15 @@ class MatchSpec:
                 for i in range(self.matches)]
 
 
-def checked_run(ruleset: str, levels: Sequence[str], matches: int) -> Entrant:
-    """The ruleset of a run of matches, loaded once, with its levels and count checked."""
+def check_matches(matches: int) -> None:
+    """``--matches``: between 1 and :data:`MAX_MATCHES`."""
     if not 1 <= matches <= MAX_MATCHES:
         raise UsageError(f"--matches must be between 1 and {MAX_MATCHES:,}, got {matches}")
+
+
+def checked_run(ruleset: str, levels: Sequence[str], matches: int) -> Entrant:
+    """The ruleset of a run of matches, loaded once, with its levels and count checked."""
+    check_matches(matches)
     entrant = entrant_of(ruleset)
     check_bots(entrant.ruleset, list(levels))
     return entrant
@@ -224,17 +234,22 @@ class MatchComparison:
     matches: int
     seed: int
 
+    @cached_property
     def run_spec(self) -> RunSpec:
+        """The rulesets as a comparison of hands loads and checks them (once)."""
         return RunSpec(self.rulesets, self.matches, self.stronger, self.seed)
 
     def resolve(self) -> tuple[Entrant, ...]:
+        """Load and check everything before a hand is played (once)."""
+        return self._entrants
+
+    @cached_property
+    def _entrants(self) -> tuple[Entrant, ...]:
         if self.stronger == self.weaker:
             raise UsageError(f"--match-levels names {self.stronger} twice; name a stronger "
                              "and a weaker level, such as medium,standard")
-        if not 1 <= self.matches <= MAX_MATCHES:
-            raise UsageError(f"--matches must be between 1 and {MAX_MATCHES:,}, got "
-                             f"{self.matches}")
-        entrants = self.run_spec().resolve()
+        check_matches(self.matches)
+        entrants = self.run_spec.resolve()
         for entrant in entrants:
             check_bots(entrant.ruleset, [self.weaker])
         return entrants
