@@ -284,11 +284,17 @@ def load(name_or_path: str) -> Ruleset:
     A name ending in ``.yaml``/``.yml`` or holding a folder separator is a path; otherwise a
     bundled id wins over a file of that name in the working directory.
     """
-    path = Path(name_or_path)
-    is_path = name_or_path.endswith((".yaml", ".yml")) or len(path.parts) > 1
-    if is_path or (name_or_path not in bundled_paths() and path.is_file()):
+    if names_a_file(name_or_path):
+        path = Path(name_or_path)
         return _load_path(path.resolve(), str(path))
     return load_bundled(name_or_path)
+
+
+def names_a_file(name_or_path: str) -> bool:
+    """Whether :func:`load` reads ``name_or_path`` as a file rather than a bundled id."""
+    path = Path(name_or_path)
+    is_path = name_or_path.endswith((".yaml", ".yml")) or len(path.parts) > 1
+    return is_path or (name_or_path not in bundled_paths() and path.is_file())
 
 
 @cache

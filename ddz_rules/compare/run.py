@@ -23,7 +23,7 @@ from ddz_rules.compare import executors
 from ddz_rules.compare.results import TRACES, ResultsFile, RowKind, Trace
 from ddz_rules.compare.runner import Task, check_bots, ruleset_digest
 from ddz_rules.errors import DdzError, UsageError
-from ddz_rules.ruleset import Ruleset, bundled_paths, load
+from ddz_rules.ruleset import Ruleset, load, names_a_file
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,7 @@ class Entrant:
 def entrant_of(name: str) -> Entrant:
     """Load a ruleset for a run: as named, as loaded, and how a worker will load it."""
     ruleset = load(name)
-    bundled = name in bundled_paths() and not name.endswith((".yaml", ".yml"))
-    reference = name if bundled else str(Path(name).resolve())
+    reference = str(Path(name).resolve()) if names_a_file(name) else name
     return Entrant(name, ruleset, reference, ruleset_digest(ruleset))
 
 
