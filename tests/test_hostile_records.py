@@ -83,6 +83,19 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+
+def _with_field(record: dict[str, Any], field: str, value: Any, tmp_path: Path) -> Path:
+    """``record`` with the dotted ``field`` (list indices as numbers) set to ``value``,
+    written to a file."""
+    *parents, last = field.split(".")
+    node: Any = record
+    for part in parents:
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    node[int(last) if isinstance(node, list) else last] = value
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path
+
 def refused(capsys: pytest.CaptureFixture[str], path: Path | str, *words: str,
             json_out: bool = False) -> str:
     """Replay ``path`` and check it is refused: exit 2, one line naming the file, no output."""
@@ -188,13 +201,7 @@ def test_every_card_field_names_the_file_and_field(base: str, field: str, value:
                                                    tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     record = json.loads((RECORDS / base).read_text(encoding="utf-8"))
-    *parents, last = field.split(".")
-    node = record
-    for part in parents:
-        node = node[int(part)] if isinstance(node, list) else node[part]
-    node[int(last) if isinstance(node, list) else last] = value
-    path = tmp_path / "record.json"
-    path.write_text(json.dumps(record), encoding="utf-8")
+    path = _with_field(record, field, value, tmp_path)
     refused(capsys, path, f"{path}: field {field}: bad card 'X'")
 
 
@@ -409,14 +416,7 @@ def test_a_huge_wrong_value_is_shown_short(tmp_path: Path,
 def test_a_wrong_type_in_each_field_is_refused(field: str, value: object, words: str,
                                                tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    record = s3()
-    *parents, last = field.split(".")
-    node: Any = record
-    for part in parents:
-        node = node[int(part)] if isinstance(node, list) else node[part]
-    node[int(last) if isinstance(node, list) else last] = value
-    path = tmp_path / "record.json"
-    path.write_text(json.dumps(record), encoding="utf-8")
+    path = _with_field(s3(), field, value, tmp_path)
     refused(capsys, path, f"field {field}: {words}")
 
 
