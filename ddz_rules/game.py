@@ -33,6 +33,10 @@ from ddz_rules.scoring import (
 from ddz_rules.table import Play, PlayTable, compile_table
 
 PASS = "pass"
+#: The landlord's words after taking the kitty where ``teams.partner`` is ``called_rank``:
+#: ``"call A"`` calls a rank (its first other player joins him), ``"alone"`` calls none.
+ALONE = "alone"
+CALL = "call "
 Action = str | Play
 
 #: The number a turned card counts as (``auction.first_bidder: turned_card``).
@@ -46,6 +50,7 @@ class Phase(StrEnum):
     DEAL = "deal"
     AUCTION = "auction"
     KITTY = "kitty"
+    CALL = "call"
     PLAY = "play"
     SETTLED = "settled"
 
@@ -85,6 +90,21 @@ class KittyTaken:
 
 
 @dataclass(frozen=True)
+class Called:
+    """The landlord calls a rank for a partner, or (``rank`` None) plays alone."""
+
+    seat: int
+    rank: int | None
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A player's play held the called rank: from now on he is the landlord's partner."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Played:
     """A play, with the reading it was played as."""
 
@@ -106,7 +126,7 @@ class Settled:
     result: Result
 
 
-Operation = Deal | Said | KittyTaken | Played | Passed | Settled
+Operation = Deal | Said | KittyTaken | Called | Played | Joined | Passed | Settled
 
 
 # --------------------------------------------------------------------------- dealing
@@ -181,14 +201,41 @@ class View:
     turned_card: int | None
     legal: tuple[Action, ...] = ()
     robs: int = 0
+    #: The rank the landlord called for a partner (``teams.partner: called_rank``), if any.
+    called: int | None = None
+    #: The seat that joined the landlord by playing the called rank, once it has.
+    joined: int | None = None
+
+    @property
+    def teammates(self) -> tuple[int, ...]:
+        """The seats this seat knows to be on its side now.
+
+        The landlord's side is the landlord and the player who joined him; every other seat is
+        a peasant. Before anyone has joined, the peasants count each other as teammates, though
+        one of them may still join the landlord.
+        """
+        if self.landlord is None:
+            return ()
+        side = {self.landlord} | ({self.joined} if self.joined is not None else set())
+        mine = side if self.seat in side else set(range(len(self.hand_sizes))) - side
+        return tuple(sorted(mine - {self.seat}))
+
+    @property
+    def opponents(self) -> tuple[int, ...]:
+        """Every other seat not among :attr:`teammates` (everyone, before there is a landlord)."""
+        mates = self.teammates
+        return tuple(s for s in range(len(self.hand_sizes)) if s != self.seat and s not in mates)
 
     @property
     def partner(self) -> int | None:
-        """The other peasant, where there is exactly one (three players), else None."""
-        if self.landlord is None or self.seat == self.landlord:
-            return None
-        others = [s for s in range(len(self.hand_sizes)) if s not in (self.seat, self.landlord)]
-        return others[0] if len(others) == 1 else None
+        """The one teammate, where there is exactly one, else None."""
+        mates = self.teammates
+        return mates[0] if len(mates) == 1 else None
+
+    @property
+    def undecided(self) -> bool:
+        """Whether a called rank still waits for a player to join the landlord."""
+        return self.called is not None and self.joined is None
 
     def goal(self, seat: int) -> int:
         """Cards at which ``seat`` wins: 0, or the two-player game's advantage for a peasant."""
@@ -223,6 +270,10 @@ class Hand:
         self.to_beat_seat: int | None = None
         self.passes = 0
         self.result: Result | None = None
+        #: ``teams.partner: called_rank``: the rank called (None: none, or alone) and the seat
+        #: that joined the landlord by playing it.
+        self.called: int | None = None
+        self.partner: int | None = None
 
     def clone(self) -> Hand:
         """An independent copy of this hand in its current state (for search)."""
@@ -246,6 +297,8 @@ class Hand:
         """What the seat to act may do now: auction words, or plays and ``"pass"``."""
         if self.phase is Phase.AUCTION:
             return list(self.auction.legal())
+        if self.phase is Phase.CALL:
+            return [ALONE, *(CALL + cards.RANKS[r] for r in self.ruleset.deck_ranks)]
         if self.phase is not Phase.PLAY:
             return []
         assert self.to_act is not None
@@ -278,7 +331,8 @@ class Hand:
             multiplier=self.multiplier, advantage=self.advantage,
             undealt=cards.size(self.deal.undealt), marked_card=marked,
             turned_card=self.deal.turned_card,
-            legal=tuple(self.legal_actions()) if seat == self.to_act else (), robs=self.robs)
+            legal=tuple(self.legal_actions()) if seat == self.to_act else (), robs=self.robs,
+            called=self.called, joined=self.partner)
 
     @property
     def advantage(self) -> int | None:
@@ -302,6 +356,9 @@ class Hand:
                 self._end_auction()
             else:
                 self.to_act = self.auction.to_act
+            return
+        if self.phase is Phase.CALL:
+            self._call(action)
             return
         if self.phase is not Phase.PLAY:
             raise IllegalActionError("the hand is over" if self.phase is Phase.SETTLED
@@ -334,8 +391,20 @@ class Hand:
         self.phase = Phase.KITTY
         self.hands[self.landlord] += self.deal.kitty
         self.log.append(KittyTaken(self.landlord, self.deal.kitty, self.ruleset.kitty_shown))
-        self.phase = Phase.PLAY
+        self.phase = Phase.CALL if self.ruleset.partner_rule == "called_rank" else Phase.PLAY
         self.to_act = self.landlord
+
+    def _call(self, action: Action) -> None:
+        """``teams.partner: called_rank``: the landlord calls a rank, or plays alone."""
+        if action not in self.legal_actions():
+            shown = action if isinstance(action, str) else cards.key_text(action.key)
+            raise IllegalActionError(
+                f"the landlord calls a partner now: {shown!r} is not 'alone' or 'call RANK' "
+                f"with RANK one of {cards.text(self.ruleset.deck_ranks)}")
+        assert isinstance(action, str) and self.landlord is not None
+        self.called = None if action == ALONE else cards.RANK_INDEX[action[len(CALL):]]
+        self.log.append(Called(self.landlord, self.called))
+        self.phase = Phase.PLAY
 
     def _pass(self) -> None:
         seat = self.to_act
@@ -368,7 +437,11 @@ class Hand:
         self.plays_by_seat[seat] += 1
         self.log.append(Played(seat, play))
         self.public_plays.append((seat, play))
-        found = event(self.ruleset, self.ruleset.class_of[play.reading.type], seat, play.key)
+        if (self.called is not None and self.partner is None and seat != self.landlord
+                and (play.key >> (cards.FIELD_BITS * self.called)) & cards.FIELD_MASK):
+            self.partner = seat
+            self.log.append(Joined(seat))
+        found = event(self.ruleset, self.ruleset.event_of[play.reading.type], seat, play.key)
         if found:
             self.events.append(found)
         self.to_beat, self.to_beat_seat, self.passes = play, seat, 0
@@ -381,12 +454,18 @@ class Hand:
 
     def _finish(self, winner: int) -> None:
         assert self.landlord is not None
-        landlord_won = winner == self.landlord
+        side = self.landlord_side
+        landlord_won = winner in side
         self.events += dealt_events(self.ruleset, self.deal.hands)
-        self.events += closing_events(self.ruleset, landlord_won, self.plays_by_seat,
-                                      self.landlord)
-        self._settle(settle(self.ruleset, self.landlord, landlord_won,
-                            base_of(self.ruleset, self.bid), self.events))
+        self.events += closing_events(self.ruleset, landlord_won, self.plays_by_seat, side)
+        self._settle(settle(self.ruleset, side, landlord_won, base_of(self.ruleset, self.bid),
+                            self.events))
+
+    @property
+    def landlord_side(self) -> tuple[int, ...]:
+        """The landlord, and his partner once one has joined him."""
+        assert self.landlord is not None
+        return (self.landlord,) if self.partner is None else (self.landlord, self.partner)
 
     def _settle(self, result: Result) -> None:
         self.result = result

@@ -178,10 +178,13 @@ def next_dealer(ruleset: Ruleset, dealer: int, thrown_in: bool) -> int:
     return (dealer + 1) % ruleset.players
 
 
-def side_winners(players: int, landlord: int | None, winner: str | None) -> tuple[int, ...]:
-    """The seats on the side that won a hand (none for a deal nobody took)."""
+def side_winners(players: int, landlord: int | None, winner: str | None,
+                 partner: int | None = None) -> tuple[int, ...]:
+    """The seats on the side that won a hand (none for a deal nobody took); ``partner`` is the
+    seat that joined the landlord, if one did."""
     if landlord is None or winner is None:
         return ()
+    side = (landlord,) if partner is None else tuple(sorted((landlord, partner)))
     if winner == "landlord":
-        return (landlord,)
-    return tuple(s for s in range(players) if s != landlord)
+        return side
+    return tuple(s for s in range(players) if s not in side)

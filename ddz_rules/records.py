@@ -30,7 +30,20 @@ import yaml
 from ddz_rules import cards
 from ddz_rules.auction import IllegalActionError
 from ddz_rules.errors import DdzError, UsageError
-from ddz_rules.game import PASS, Deal, Hand, Passed, Played, Said, deal, first_bidder
+from ddz_rules.game import (
+    ALONE,
+    CALL,
+    PASS,
+    Called,
+    Deal,
+    Hand,
+    Passed,
+    Phase,
+    Played,
+    Said,
+    deal,
+    first_bidder,
+)
 from ddz_rules.inputs import read_bounded, resolve_beside, strict_validator
 from ddz_rules.match import MatchState, Outcome, side_winners
 from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
@@ -74,9 +87,12 @@ def to_record(hand: Hand) -> dict[str, Any]:
     table = hand.table
     plays: list[str] = []
     auction: list[str] = []
+    call: str | None = None
     for op in hand.log:
         if isinstance(op, Said):
             auction.append(op.word)
+        elif isinstance(op, Called):
+            call = ALONE if op.rank is None else cards.RANKS[op.rank]
         elif isinstance(op, Played):
             plays.append(table.notation(op.play))
         elif isinstance(op, Passed):
@@ -96,6 +112,8 @@ def to_record(hand: Hand) -> dict[str, Any]:
         record["marked_card"] = cards.RANKS[d.marked_card]
     if d.turned_card is not None:
         record["turned_card"] = cards.RANKS[d.turned_card]
+    if call is not None:
+        record["partner_call"] = call
     if hand.result is not None:
         record["result"] = hand.result.to_json()
     return record
@@ -438,6 +456,28 @@ def _rank_field(ruleset: Ruleset, record: dict[str, Any], field: str, where: str
     return ranks[0]
 
 
+def partner_call(ruleset: Ruleset, record: dict[str, Any], where: str) -> str | None:
+    """The landlord's call as a hand action (``"call A"`` or ``"alone"``), from the record's
+    ``partner_call``: stated only where ``teams.partner`` is ``called_rank``, and then a rank
+    of the deck or ``alone``."""
+    value = record.get("partner_call")
+    if value is None:
+        return None
+    if ruleset.partner_rule != "called_rank":
+        raise RecordError(f"{where}: field partner_call: {ruleset.id} has no called partner "
+                          f"(teams.partner: {ruleset.partner_rule}); leave the field out or null")
+    if value == ALONE:
+        return ALONE
+    try:
+        ranks = ruleset.parse_cards(value)
+    except DdzError as exc:
+        raise RecordError(f"{where}: field partner_call: {exc}") from None
+    if len(ranks) != 1:
+        raise RecordError(f"{where}: field partner_call: {len(ranks)} cards; the call is one "
+                          "rank, such as A or R, or 'alone'")
+    return CALL + cards.RANKS[ranks[0]]
+
+
 def ruleset_of(record: dict[str, Any], where: str = "record") -> Ruleset:
     """The ruleset a record names: a bundled id, or a ruleset file beside the record.
 
@@ -478,19 +518,31 @@ def replay(record: dict[str, Any], where: str = "record") -> Replay:
     check_shape(record, where)
     ruleset = ruleset_of(record, where)
     hand = Hand(ruleset, deal_from_record(ruleset, record, where))
+    call = partner_call(ruleset, record, where)
     actions = [*record["auction"], *record["plays"]]
     n_auction = len(record["auction"])
     for index, action in enumerate(actions):
         in_auction = index < n_auction
         try:
-            if in_auction and hand.phase.value != "auction":
+            if in_auction and hand.phase is not Phase.AUCTION:
                 raise IllegalActionError(f"the auction is already over; {action!r} is one "
                                          "auction word too many")
-            if not in_auction and hand.phase.value == "auction":
+            if not in_auction and hand.phase is Phase.AUCTION:
                 raise IllegalActionError("a play before the auction is over")
+            if hand.phase is Phase.CALL:
+                if call is None:
+                    raise IllegalActionError("the landlord calls a partner before playing "
+                                             "(teams.partner), and the record's partner_call "
+                                             "is missing")
+                hand.apply(call)
             hand.apply(action)
         except IllegalActionError as exc:
             return Replay(False, hand, index, action, str(exc))
+    if hand.phase is Phase.CALL and call is not None:
+        hand.apply(call)  # the record stops after the call: what is missing is said below
+    if call is not None and hand.landlord is None and hand.phase is not Phase.AUCTION:
+        return Replay(False, hand, len(actions), None,
+                      "the record states a partner_call, but nobody became the landlord")
     if hand.result is None:
         return Replay(False, hand, len(actions), None,
                       f"the record stops before the hand ends ({hand.phase.value} phase, "
@@ -545,8 +597,8 @@ def replay_match(record: dict[str, Any], where: str = "record") -> MatchReplay:
                 f"({ruleset.match.rotation}) has seat {state.dealer} deal it"))
         result = done.hand.result
         assert result is not None
-        state.add(result.scores, side_winners(ruleset.players, result.landlord, result.winner),
-                  result.redeal)
+        winners = side_winners(ruleset.players, result.landlord, result.winner, result.partner)
+        state.add(result.scores, winners, result.redeal)
     if not state.over:
         return MatchReplay(False, hand=len(record["hands"]), reason=(
             f"the record stops before the match ends ({state.counted} hands counted; "

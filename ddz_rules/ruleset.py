@@ -145,6 +145,8 @@ class CombinationType:
     level: int
     kicker_rules: KickerRules
     fixed_set: bool = False
+    #: The multiplier event a play of this type is: its class's ``event``, else the class name.
+    event: str = ""
 
     @property
     def is_chain(self) -> bool:
@@ -178,6 +180,8 @@ class Ruleset:
     hand_size: int
     kitty: int
     settlement: str
+    #: ``teams.partner``: ``none``, or ``called_rank`` (see :mod:`ddz_rules.game`).
+    partner_rule: str
     combinations: tuple[CombinationType, ...]
     #: Combination types the ruleset declares with ``enabled: false``: not plays here, kept
     #: so that a refusal can name the type and quote why.
@@ -226,6 +230,11 @@ class Ruleset:
     def class_of(self) -> dict[str, str]:
         """Each enabled combination type's class."""
         return {c.name: c.klass for c in self.combinations}
+
+    @cached_property
+    def event_of(self) -> dict[str, str]:
+        """The multiplier event each enabled combination type's plays are."""
+        return {c.name: c.event for c in self.combinations}
 
     def combination(self, name: str) -> CombinationType:
         for ctype in self.combinations:
@@ -432,7 +441,7 @@ def possible_events(combinations: Iterable[CombinationType], family: str,
     combinations, spring and anti-spring, rob or grab where the auction family has them, and
     the dealt-hand bonuses a deal of ``hand_size`` cards from this deck can hold.
     """
-    found = {c.klass for c in combinations} | {"spring", "anti_spring"}
+    found = {c.event for c in combinations} | {"spring", "anti_spring"}
     found |= {"call_rob": {"rob"}, "call_grab": {"grab"}}.get(family, set())
     if copies[cards.SMALL_JOKER] and copies[cards.BIG_JOKER] and hand_size >= 2:
         found.add("double_joker")
@@ -548,7 +557,7 @@ def _largest_multiplier(factors: Mapping[str, int], combos: list[CombinationType
     for ctype in combos:
         smallest = (ctype.width * ctype.min_length
                     + ctype.kicker_unit * ctype.kicker_count(ctype.min_length))
-        times[ctype.klass] = max(times.get(ctype.klass, 0), deck_size // max(smallest, 1))
+        times[ctype.event] = max(times.get(ctype.event, 0), deck_size // max(smallest, 1))
     counted = {e: n for e, n in times.items() if e in factors and factors[e] > 1 and n}
     if "spring" in counted and "anti_spring" in counted:  # a hand has one at most
         counted.pop("spring" if factors["spring"] < factors["anti_spring"] else "anti_spring")
@@ -569,7 +578,11 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
 
     suited = _rank_string(_value(data, "deck", "ranks"),
                           lambda message: fail(message, "deck", "ranks", "value"))
-    jokers = _rank_string(_value(data, "deck", "jokers"),
+    joker_text = _value(data, "deck", "jokers")
+    if joker_text != "".join(sorted(joker_text)):
+        raise fail(f"jokers {joker_text!r} must be listed small before big, one letter per card "
+                   "(BR, or BBRR for two decks)", "deck", "jokers", "value")
+    jokers = _rank_string("".join(sorted(set(joker_text), key=joker_text.index)),
                           lambda message: fail(message, "deck", "jokers", "value"))
     if set(suited) & set(cards.JOKERS):
         raise fail("jokers belong in deck.jokers, not deck.ranks", "deck", "ranks", "value")
@@ -578,7 +591,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
     n_copies = _value(data, "deck", "copies")
     if not 1 <= n_copies <= 8:
         raise fail(f"copies must be between 1 and 8, got {n_copies}", "deck", "copies", "value")
-    copies = tuple(n_copies if r in suited else (1 if r in jokers else 0)
+    copies = tuple(n_copies if r in suited else joker_text.count(cards.RANKS[r])
                    for r in range(cards.NUM_RANKS))
     players = _value(data, "players")
     if players < 2:
@@ -634,6 +647,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
             min_length=min_length, max_length=max_length, kicker_unit=unit,
             kickers_per_rank=per_rank, klass=klass, level=classes[klass]["level"],
             kicker_rules=rules, fixed_set=spec.get("fixed_set", False),
+            event=classes[klass].get("event", klass),
         ))
     if not combos:
         raise fail("no combination type is enabled", "combinations")
@@ -661,13 +675,14 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         raise fail(f"a base of 'bid' needs bids, and the {family} auction has none",
                    "scoring", "base", "value")
     multipliers = _value(data, "scoring", "multipliers")
+    class_events = [spec.get("event", name) for name, spec in classes.items()]
     happen = possible_events(combos, family, copies, hand_size)
     for event in multipliers:
-        if event in list(classes) + list(HAND_EVENTS) and event not in happen:
+        if event in class_events + list(HAND_EVENTS) and event not in happen:
             raise fail(f"'{event}' can never happen here (no enabled combination of that class, "
                        f"or no such step in the {family} auction), so its factor would be prose "
                        "the engine never runs", "scoring", "multipliers", "value")
-    known_events = list(classes) + list(HAND_EVENTS)
+    known_events = class_events + list(HAND_EVENTS)
     for event in multipliers:
         if event not in known_events:
             near = difflib.get_close_matches(event, known_events, n=1)
@@ -684,6 +699,11 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         raise fail(f"one hand's multiplier could reach about 10^{digits:.0f} ({worst}); at most "
                    f"10^{MAX_MULTIPLIER_DIGITS} is supported, so lower the factors",
                    "scoring", "multipliers", "value")
+    partner_rule = _value(data, "teams", "partner")
+    if partner_rule == "called_rank" and (players < 4 or players % 2):
+        raise fail(f"a called partner needs an even number of players, at least four, not "
+                   f"{players}: the landlord and his partner share what the peasants settle "
+                   "equally", "teams", "partner", "value")
     stated = data["match"]
     match = MatchRules(
         length=_value(data, "match", "length"), hands=_value(data, "match", "hands"),
@@ -696,7 +716,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
     return Ruleset(
         id=data["id"], title=data["title"], summary=data["summary"], path=top.path,
         base=base, players=players, deck_ranks=deck_ranks, copies=copies,
-        hand_size=hand_size, kitty=kitty,
+        hand_size=hand_size, kitty=kitty, partner_rule=partner_rule,
         settlement=_value(data, "readings", "settlement"), combinations=tuple(combos),
         switched_off=tuple(switched_off),
         kitty_shown=_value(data, "deal", "kitty_shown"),

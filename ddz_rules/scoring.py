@@ -42,6 +42,8 @@ class Result:
     events: tuple[MultiplierEvent, ...]
     scores: tuple[int, ...]
     cap: int | None = None
+    #: The seat that joined the landlord by playing the called rank (``teams.partner``).
+    partner: int | None = None
 
     @property
     def redeal(self) -> bool:
@@ -60,10 +62,21 @@ class Result:
     def anti_spring(self) -> bool:
         return any(e.name == "anti_spring" for e in self.events)
 
+    @property
+    def landlord_side(self) -> tuple[int, ...]:
+        """The landlord and his partner, if one joined him (empty for a redeal)."""
+        if self.landlord is None:
+            return ()
+        return (self.landlord,) if self.partner is None else (self.landlord, self.partner)
+
     def to_json(self) -> dict[str, object]:
-        return {"landlord": self.landlord, "winner": self.winner, "base": self.base,
-                "multiplier": self.multiplier, "events": [e.to_json() for e in self.events],
-                "scores": list(self.scores), "redeal": self.redeal}
+        out: dict[str, object] = {
+            "landlord": self.landlord, "winner": self.winner, "base": self.base,
+            "multiplier": self.multiplier, "events": [e.to_json() for e in self.events],
+            "scores": list(self.scores), "redeal": self.redeal}
+        if self.partner is not None:
+            out["partner"] = self.partner
+        return out
 
 
 def event(ruleset: Ruleset, name: str, seat: int | None = None,
@@ -82,19 +95,20 @@ def base_of(ruleset: Ruleset, bid: int) -> int:
 
 
 def closing_events(ruleset: Ruleset, landlord_won: bool, plays_by_seat: Sequence[int],
-                   landlord: int) -> list[MultiplierEvent]:
+                   side: Sequence[int]) -> list[MultiplierEvent]:
     """Spring or anti-spring, as ``scoring.spring`` and ``scoring.anti_spring`` define them.
 
-    A spring is a landlord win in which no peasant played a card; an anti-spring is a peasant
-    win in which the landlord played only the opening. They have different winners, so a
-    hand never has both.
+    ``side`` is the landlord's side: the landlord first, then his partner if one joined him.
+    A spring is a win of that side in which no peasant played a card; an anti-spring is a
+    peasant win in which that side played only the landlord's opening. They have different
+    winners, so a hand never has both.
     """
     if landlord_won:
-        peasants_played = sum(n for seat, n in enumerate(plays_by_seat) if seat != landlord)
+        peasants_played = sum(n for seat, n in enumerate(plays_by_seat) if seat not in side)
         happened = peasants_played == 0
         name = "spring"
     else:
-        happened = plays_by_seat[landlord] == 1
+        happened = sum(plays_by_seat[seat] for seat in side) == 1
         name = "anti_spring"
     found = event(ruleset, name) if happened else None
     return [found] if found else []
@@ -129,18 +143,33 @@ def dealt_events(ruleset: Ruleset, dealt: Sequence[int]) -> list[MultiplierEvent
     return found
 
 
-def settle(ruleset: Ruleset, landlord: int, landlord_won: bool, base: int,
+def settle(ruleset: Ruleset, side: Sequence[int], landlord_won: bool, base: int,
            events: Sequence[MultiplierEvent]) -> Result:
-    """``scoring.settlement``: the landlord settles S = base x multiplier with each peasant."""
+    """``scoring.settlement``: with S = base x multiplier, each peasant settles S with the
+    landlord's side, which shares the total equally.
+
+    ``side`` is the landlord, then his partner if one joined him. Alone, the landlord wins or
+    loses S from each peasant (the classic rule); a side of two shares it, each of them
+    settling as much as a peasant does where the sides are even. The scores sum to zero.
+
+    >>> from ddz_rules.ruleset import load
+    >>> settle(load("four-player"), (0, 2), True, 3, []).scores
+    (3, -3, 3, -3)
+    >>> settle(load("four-player"), (0,), False, 3, []).scores
+    (-9, 3, 3, 3)
+    """
     stake = base * prod(e.factor for e in events)
     if ruleset.cap is not None:
         stake = min(stake, ruleset.cap)
     sign = 1 if landlord_won else -1
-    peasants = ruleset.players - 1
-    scores = tuple(sign * stake * peasants if seat == landlord else -sign * stake
+    peasants = ruleset.players - len(side)
+    share, left = divmod(stake * peasants, len(side))
+    if left:  # pragma: no cover - sides are one landlord, or a landlord and one partner of four
+        raise ValueError(f"a side of {len(side)} cannot share {stake * peasants} equally")
+    scores = tuple(sign * share if seat in side else -sign * stake
                    for seat in range(ruleset.players))
-    return Result(landlord, "landlord" if landlord_won else "peasants", base, tuple(events),
-                  scores, ruleset.cap)
+    return Result(side[0], "landlord" if landlord_won else "peasants", base, tuple(events),
+                  scores, ruleset.cap, side[1] if len(side) > 1 else None)
 
 
 def redeal(ruleset: Ruleset) -> Result:

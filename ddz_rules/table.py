@@ -454,7 +454,7 @@ Option = tuple[int, tuple[tuple[tuple[int, int], ...], ...]]
 
 def _index(runs: Iterable[tuple[_Body, ...]]) -> RunIndex:
     table: list[list[list[tuple[_Body, ...]]]] = [
-        [[] for _ in range(5)] for _ in range(cards.NUM_RANKS)]
+        [[] for _ in range(MAX_WIDTH + 1)] for _ in range(cards.NUM_RANKS)]
     for run in runs:
         first = run[0]
         table[first.chain[0]][first.ctype.width].append(run)
@@ -533,7 +533,10 @@ def _runs(ruleset: Ruleset) -> Runs:
     return tuple(tuple(run) for run in runs.values())
 
 
-_WIDTHS = tuple(tuple(range(1, min(held, 4) + 1)) for held in range(cards.FIELD_MASK + 1))
+#: The widest body: a bomb of eight, from two decks (the schema's limit on ``width``).
+MAX_WIDTH = 8
+#: For each count of a rank held, the body widths a hand holding it may start a body with.
+_WIDTHS = tuple(tuple(range(1, min(held, MAX_WIDTH) + 1)) for held in range(cards.FIELD_MASK + 1))
 
 
 def _plays_within(index: RunIndex, bound: int) -> list[Play]:

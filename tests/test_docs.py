@@ -614,7 +614,7 @@ def test_the_cap_is_named_for_what_the_engine_caps(pages: dict[str, str]) -> Non
     capped = load(str(ROOT / "tests" / "fixtures" / "variants" / "capped.yaml"))
     assert capped.cap == 8
     bombs = [scoring.MultiplierEvent("bomb", 2), scoring.MultiplierEvent("bomb", 2)]
-    result = scoring.settle(capped, landlord=0, landlord_won=True, base=3, events=bombs)
+    result = scoring.settle(capped, side=(0,), landlord_won=True, base=3, events=bombs)
     assert result.multiplier == 4, "the multiplier itself is never capped"
     assert result.scores[0] == 8 * (capped.players - 1), "base x multiplier (12) is capped at 8"
     phrase = re.compile(r"what a hand is worth \(base [x\u00d7] multiplier\)", re.I)

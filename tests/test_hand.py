@@ -99,9 +99,15 @@ def test_every_hand_ends_zero_sum_with_conserved_cards(ruleset_id: str, seed: in
     assert sum(result.scores) == 0
     assert result.multiplier == prod(e.factor for e in result.events)
     assert not (result.spring and result.anti_spring)
-    if not result.redeal:
+    if not result.redeal:  # each peasant settles the stake; the landlord's side shares it
         stake = result.base * result.multiplier
-        assert sorted(map(abs, result.scores))[-1] == stake * (ruleset.players - 1)
+        side = result.landlord_side
+        peasants = [s for s in range(ruleset.players) if s not in side]
+        assert {abs(result.scores[s]) for s in peasants} == {stake}
+        assert len({result.scores[s] for s in side}) == 1
+        assert result.scores[side[0]] * len(side) == -sum(result.scores[s] for s in peasants)
+        winners = side if result.winner == "landlord" else peasants
+        assert all(result.scores[s] > 0 for s in winners)
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)

@@ -234,7 +234,7 @@ def test_odd_yaml_exits_2_with_one_line_naming_file_and_line(
 @pytest.mark.parametrize(("key", "value", "words"), [
     ("ranks", "43", "ranks '43' must be distinct and listed low to high"),
     ("ranks", "3345", "ranks '3345' must be distinct"),
-    ("jokers", "RB", "ranks 'RB' must be distinct and listed low to high"),
+    ("jokers", "RB", "jokers 'RB' must be listed small before big"),
     ("ranks", "3Z", "does not match"),
     ("jokers", "BZ", "does not match"),
 ])

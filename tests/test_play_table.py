@@ -135,11 +135,26 @@ def test_only_higher_classes_cross_types(table: PlayTable) -> None:
                     assert not a.beats(b)
 
 
-def test_the_rocket_beats_every_bomb_and_nothing_beats_it(table: PlayTable) -> None:
-    rocket = table.play("BR").reading
+def test_the_top_play_beats_every_other_and_nothing_beats_it(table: PlayTable) -> None:
+    """The rocket (BR), or with two decks the four jokers (BBRR): one play, above all."""
+    top = max(c.level for c in table.ruleset.combinations)
+    tops = [r for r in _readings(table) if r.level == top]
+    assert len(tops) == 1 and tops[0].rank == "R"
     for reading in _readings(table):
-        if reading != rocket:
-            assert rocket.beats(reading) and not reading.beats(rocket)
+        if reading != tops[0]:
+            assert tops[0].beats(reading) and not reading.beats(tops[0])
+
+
+def test_with_two_decks_more_cards_make_a_stronger_bomb() -> None:
+    """four-player: a bomb of more cards beats any bomb of fewer; equal sizes compare by rank."""
+    table = table_of("four-player")
+    bombs = ["2222", "33333", "44444", "AAAAAA", "3333333", "22222222", "BBRR"]
+    for i, low in enumerate(bombs):
+        for high in bombs[i + 1:]:
+            assert table.play(high).reading.beats(table.play(low).reading), (high, low)
+            assert not table.play(low).reading.beats(table.play(high).reading), (low, high)
+    assert table.classify("BR") == ()  # one joker of each is no play with two decks
+    assert [r.short() for r in table.classify("BB")] == ["pair/1/B"]
 
 
 def test_the_no_kitty_table_is_its_base_table_cut_to_an_18_card_hand() -> None:

@@ -19,8 +19,8 @@ from ddz_rules.simulate import random_hands
 def test_a_variant_that_leaves_out_the_spring_has_no_spring() -> None:
     turned = load("turned-card")
     assert "spring" not in turned.factors
-    assert closing_events(turned, True, [5, 0, 0], 0) == []  # a landlord spring: no event
-    assert [e.name for e in closing_events(turned, False, [1, 3, 4], 0)] == ["anti_spring"]
+    assert closing_events(turned, True, [5, 0, 0], (0,)) == []  # a landlord spring: no event
+    assert [e.name for e in closing_events(turned, False, [1, 3, 4], (0,))] == ["anti_spring"]
 
 
 def test_a_rule_point_in_a_variant_replaces_the_bases_whole() -> None:

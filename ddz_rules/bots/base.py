@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ddz_rules import cards
 from ddz_rules.cards import BIG_JOKER, RANK_INDEX, SMALL_JOKER
-from ddz_rules.game import PASS, Action, View
+from ddz_rules.game import ALONE, CALL, PASS, Action, View
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.table import Play, PlayTable, compile_table
 
@@ -31,15 +31,44 @@ class Bot:
         """The action to take; ``view.legal`` lists the choices."""
         raise NotImplementedError
 
+    def call(self, view: View) -> str:
+        """The landlord's call for a partner (``teams.partner: called_rank``): by default the
+        rule of thumb :func:`partner_call`, never alone."""
+        return partner_call(view, alone=False)
+
 
 def plays_of(legal: Sequence[Action]) -> list[Play]:
     return [a for a in legal if not isinstance(a, str)]
 
 
+#: Ranks a landlord calls for a partner, best first: the 2s, aces and kings are control cards,
+#: so the peasants who hold them must choose between keeping them and joining him.
+CALLED_RANKS = (TWO, ACE, RANK_INDEX["K"])
+
+
+def partner_call(view: View, alone: bool) -> str:
+    """The landlord's call: ``alone`` if asked, else the rank of :data:`CALLED_RANKS` he holds
+    fewest of, so that the most of it lies with the others (the higher rank on a tie)."""
+    if alone:
+        return ALONE
+    counts = cards.unpack(view.hand)
+    callable_ = [r for r in CALLED_RANKS if CALL + cards.RANKS[r] in view.legal]
+    if not callable_:
+        return ALONE
+    return CALL + cards.RANKS[min(callable_, key=lambda r: counts[r])]
+
+
+def joins(view: View, play: Play) -> bool:
+    """Whether ``play`` would make this seat the landlord's partner: it holds the called rank,
+    nobody has joined yet, and this seat is not the landlord."""
+    return (view.undecided and view.seat != view.landlord and view.called is not None
+            and cards.unpack(play.key)[view.called] > 0)
+
+
 def control_points(counts: Sequence[int]) -> float:
-    """Hand strength from control cards: jokers, 2s and bombs."""
+    """Hand strength from control cards: jokers, 2s and bombs (four or more of a rank)."""
     points = 4.0 * counts[BIG_JOKER] + 3.0 * counts[SMALL_JOKER] + 2.0 * counts[TWO]
-    points += sum(4.0 for r in range(TWO) if counts[r] == 4)
+    points += sum(4.0 + 2.0 * (counts[r] - 4) for r in range(TWO) if counts[r] >= 4)
     if counts[BIG_JOKER] and counts[SMALL_JOKER]:
         points += 2.0
     return points
@@ -77,10 +106,5 @@ def distance(view: View, seat: int) -> int:
 
 
 def opponents(view: View) -> list[int]:
-    """The seats on the other side from ``view.seat``."""
-    n = len(view.hand_sizes)
-    if view.landlord is None:
-        return [s for s in range(n) if s != view.seat]
-    if view.seat == view.landlord:
-        return [s for s in range(n) if s != view.seat]
-    return [view.landlord]
+    """The seats on the other side from ``view.seat`` (:attr:`View.opponents`)."""
+    return list(view.opponents)

@@ -42,7 +42,7 @@ class ExtremeBot(Bot):
         self.belief = Belief(ruleset, self.table, self.medium, particles=worlds)
 
     def choose(self, view: View, rng: random.Random) -> Action:
-        if view.phase is Phase.AUCTION:
+        if view.phase in (Phase.AUCTION, Phase.CALL):
             return self.medium.choose(view, rng)
         ranked = self.medium.rank(view)
         if self._settled_by_rule(view, ranked[0]):

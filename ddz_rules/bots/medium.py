@@ -17,7 +17,9 @@ from ddz_rules.bots.base import (
     control_cards,
     control_points,
     distance,
+    joins,
     opponents,
+    partner_call,
     plays_of,
 )
 from ddz_rules.bots.split import moves_of
@@ -28,6 +30,8 @@ from ddz_rules.table import Play
 BID_AT = (3.0, 6.0, 9.0)
 #: An opponent this close to its goal must be stopped at any price.
 DANGER = 3
+#: Strength at which a landlord plays alone rather than call a partner.
+ALONE_AT = 16.0
 
 
 class MediumBot(Bot):
@@ -42,11 +46,28 @@ class MediumBot(Bot):
     def choose(self, view: View, rng: random.Random) -> Action:
         if view.phase is Phase.AUCTION:
             return auction_word(view.legal, self.strength(view.hand), BID_AT)
+        if view.phase is Phase.CALL:
+            return self.call(view)
         ranked = self.rank(view)
         return ranked[0] if ranked else PASS
 
+    def call(self, view: View) -> str:
+        """Alone with a hand strong enough, else the usual call."""
+        return partner_call(view, alone=self.strength(view.hand) >= ALONE_AT)
+
     def rank(self, view: View) -> list[Action]:
-        """Legal actions, best first (what ``extreme`` searches among)."""
+        """Legal actions, best first (what ``extreme`` searches among).
+
+        A peasant who could still join the landlord (by playing the called rank) keeps out
+        while it can: joining leaves the three-against-one side for a two-against-two one.
+        """
+        ranked = self._rank(view)
+        joining = [a for a in ranked if not isinstance(a, str) and joins(view, a)]
+        if not joining or len(joining) == len(ranked):
+            return ranked
+        return [*(a for a in ranked if a not in joining), *joining]
+
+    def _rank(self, view: View) -> list[Action]:
         plays = plays_of(view.legal)
         can_pass = PASS in view.legal
         goal = view.goal(view.seat)

@@ -44,7 +44,7 @@ def _split(c: list[int], straights: bool) -> int:
         n += 1
         c[SMALL_JOKER] = c[BIG_JOKER] = 0
     for r in range(TWO + 1):
-        if c[r] == 4:
+        if c[r] >= 4:
             n += 1
             c[r] = 0
     airplanes = _chains(c, width=3, shortest=2)

@@ -6,7 +6,15 @@ from __future__ import annotations
 import random
 
 from ddz_rules import cards
-from ddz_rules.bots.base import Bot, auction_word, control_points, distance, opponents, plays_of
+from ddz_rules.bots.base import (
+    Bot,
+    auction_word,
+    control_points,
+    distance,
+    joins,
+    opponents,
+    plays_of,
+)
 from ddz_rules.game import PASS, Action, Phase, View
 
 #: Control points needed to bid 1, 2, 3 (or to call, then to rob or grab).
@@ -23,7 +31,13 @@ class StandardBot(Bot):
     def choose(self, view: View, rng: random.Random) -> Action:
         if view.phase is Phase.AUCTION:
             return auction_word(view.legal, control_points(cards.unpack(view.hand)), BID_AT)
+        if view.phase is Phase.CALL:
+            return self.call(view)
         plays = plays_of(view.legal)
+        # A peasant keeps out of the landlord's side while it has another choice.
+        staying = [p for p in plays if not joins(view, p)]
+        if staying or view.to_beat is not None:
+            plays = staying
         if not plays:
             return PASS
         plain = [p for p in plays if p.reading.level == 0]

@@ -91,8 +91,8 @@ def play_match(task: MatchTask, records: bool = False) -> dict[str, Any]:
             assert seat is not None
             hand.apply(bots[seat].choose(hand.view(seat), rng))
         result = hand.result
-        state.add(result.scores, side_winners(ruleset.players, result.landlord, result.winner),
-                  result.redeal)
+        winners = side_winners(ruleset.players, result.landlord, result.winner, result.partner)
+        state.add(result.scores, winners, result.redeal)
         thrown_in = thrown_in + 1 if result.redeal and not state.hands[-1].counted else 0
         if thrown_in > MAX_REDEALS:
             raise UsageError(f"{ruleset.id}: {MAX_REDEALS} deals in a row were thrown in "
