@@ -297,7 +297,9 @@ def _result_text(result: dict[str, Any]) -> str:
     events = ", ".join(f"{e['event']} x{e['factor']}" + (f" ({e['cards']})" if "cards" in e
                                                           else "")
                        for e in result["events"]) or "none"
-    return (f"valid: landlord seat {result['landlord']}, {result['winner']} win\n"
+    partner = (f" with partner seat {result['partner']}" if result.get("partner") is not None
+               else "")
+    return (f"valid: landlord seat {result['landlord']}{partner}, {result['winner']} win\n"
             f"  base {result['base']} x multiplier {result['multiplier']} (events: {events})\n"
             f"  scores {result['scores']}")
 

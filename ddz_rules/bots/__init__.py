@@ -21,6 +21,9 @@ from ddz_rules.bots.standard import StandardBot
 from ddz_rules.errors import UsageError
 from ddz_rules.ruleset import Ruleset
 
+#: Player counts the bots play: the two-player duel, three seats, and four seats in teams.
+BOT_PLAYERS = (2, 3, 4)
+
 LEVELS: dict[str, type[Bot]] = {
     "random": RandomBot,
     "standard": StandardBot,
@@ -36,4 +39,4 @@ def make_bot(level: str, ruleset: Ruleset) -> Bot:
     return LEVELS[level](ruleset)
 
 
-__all__ = ["LEVELS", "Bot", "ExtremeBot", "MediumBot", "RandomBot", "StandardBot", "make_bot"]
+__all__ = ["BOT_PLAYERS", "LEVELS", "Bot", "ExtremeBot", "MediumBot", "RandomBot", "StandardBot", "make_bot"]

@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 from ddz_rules import cards
-from ddz_rules.bots import LEVELS, make_bot
+from ddz_rules.bots import BOT_PLAYERS, LEVELS, make_bot
 from ddz_rules.bots.base import Bot
 from ddz_rules.errors import UsageError
 from ddz_rules.game import Hand, Passed, Played, Said
@@ -23,7 +23,6 @@ from ddz_rules.match import next_dealer
 from ddz_rules.ruleset import Ruleset, load
 
 #: Player counts the bots can play.
-BOT_PLAYERS = (2, 3)
 MAX_REDEALS = 64
 
 

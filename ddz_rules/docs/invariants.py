@@ -54,22 +54,24 @@ INVARIANTS = (
         "the plays of the table that the hand holds (and that beat the play to answer), each "
         "once.",
         "The moves offered to a player are exactly the legal ones: none missing, none extra.",
-        "Random hands of 1, 5, 17 and 20 cards and random plays to answer (Hypothesis), "
+        "Random hands of 1, 5, 17, 20, 25 and 33 cards (at most the ruleset's largest hand) "
+        "and random plays to answer (Hypothesis), "
         "compared with filtering the whole table.",
         (("test_play_table.py", "test_legal_leads_equal_brute_force_filter"),
          ("test_play_table.py", "test_legal_answers_equal_brute_force_filter"))),
     Invariant(
         "Beats is a strict partial order",
         "No play beats itself, no two plays beat each other, and beating is transitive. Only a "
-        "higher class (a bomb, the rocket) crosses types, and the rocket beats every other "
-        "play.",
+        "higher class (a bomb, the rocket) crosses types, and the top play (the rocket, or the "
+        "four jokers with two decks) beats every other play.",
         "A trick always moves upward and can be followed; a plain play answers only the same "
         "type and chain length, and kickers never count.",
         "Random triples of readings (Hypothesis), and samples across every pair of classes.",
         (("test_play_table.py", "test_beats_is_a_strict_partial_order"),
          ("test_play_table.py", "test_beats_is_transitive_within_a_type_chain"),
          ("test_play_table.py", "test_only_higher_classes_cross_types"),
-         ("test_play_table.py", "test_the_rocket_beats_every_bomb_and_nothing_beats_it"))),
+         ("test_play_table.py", "test_the_top_play_beats_every_other_and_nothing_beats_it"),
+         ("test_play_table.py", "test_with_two_decks_more_cards_make_a_stronger_bomb"))),
     Invariant(
         "Card text round trip",
         "Card text parses to the same cards however it is written (`T` or `10`, either case, "

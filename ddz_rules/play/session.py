@@ -28,7 +28,7 @@ from typing import Any
 
 from ddz_rules import cards
 from ddz_rules.auction import IllegalActionError
-from ddz_rules.bots import LEVELS, make_bot
+from ddz_rules.bots import BOT_PLAYERS, LEVELS, make_bot
 from ddz_rules.bots.base import Bot
 from ddz_rules.errors import DdzError, UsageError
 from ddz_rules.game import PASS, Action, Hand, Phase, View
@@ -45,8 +45,6 @@ from ddz_rules.records import (
 from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
 from ddz_rules.table import Play, beats_reason
 
-#: Player counts the bots can play.
-BOT_PLAYERS = (2, 3)
 #: The longest text the prompt takes (a play is at most 20 cards and a reading).
 MAX_INPUT = 200
 #: Deals thrown in one after another before ``--autoplay`` gives up (as in a comparison).
