@@ -39,4 +39,5 @@ def make_bot(level: str, ruleset: Ruleset) -> Bot:
     return LEVELS[level](ruleset)
 
 
-__all__ = ["BOT_PLAYERS", "LEVELS", "Bot", "ExtremeBot", "MediumBot", "RandomBot", "StandardBot", "make_bot"]
+__all__ = ["BOT_PLAYERS", "LEVELS", "Bot", "ExtremeBot", "MediumBot", "RandomBot", "StandardBot",
+           "make_bot"]
