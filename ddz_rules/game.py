@@ -96,6 +96,11 @@ class Called:
     seat: int
     rank: int | None
 
+    @property
+    def named(self) -> str:
+        """The call as a record states it: the rank's card text, or ``"alone"``."""
+        return ALONE if self.rank is None else cards.RANKS[self.rank]
+
 
 @dataclass(frozen=True)
 class Joined:
@@ -205,6 +210,8 @@ class View:
     called: int | None = None
     #: The seat that joined the landlord by playing the called rank, once it has.
     joined: int | None = None
+    #: The landlord's call as said, ``"call A"`` or ``"alone"``, once said (public).
+    partner_call: str | None = None
 
     @property
     def teammates(self) -> tuple[int, ...]:
@@ -274,6 +281,7 @@ class Hand:
         #: that joined the landlord by playing it.
         self.called: int | None = None
         self.partner: int | None = None
+        self.partner_call: str | None = None
 
     def clone(self) -> Hand:
         """An independent copy of this hand in its current state (for search)."""
@@ -332,7 +340,7 @@ class Hand:
             undealt=cards.size(self.deal.undealt), marked_card=marked,
             turned_card=self.deal.turned_card,
             legal=tuple(self.legal_actions()) if seat == self.to_act else (), robs=self.robs,
-            called=self.called, joined=self.partner)
+            called=self.called, joined=self.partner, partner_call=self.partner_call)
 
     @property
     def advantage(self) -> int | None:
@@ -403,6 +411,7 @@ class Hand:
                 f"with RANK one of {cards.text(self.ruleset.deck_ranks)}")
         assert isinstance(action, str) and self.landlord is not None
         self.called = None if action == ALONE else cards.RANK_INDEX[action[len(CALL):]]
+        self.partner_call = action
         self.log.append(Called(self.landlord, self.called))
         self.phase = Phase.PLAY
 

@@ -53,8 +53,8 @@ def test_bots_play_whole_hands_legally(level: str, ruleset_id: str) -> None:
             hand.apply(choice)
 
 
-@pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "marked-card"])
-@given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, 40))
+@pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "marked-card", "four-player"])
+@given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, 60))
 @settings(max_examples=15)
 def test_a_sampled_world_replays_to_the_same_view(ruleset_id: str, seed: int,
                                                   steps: int) -> None:
@@ -71,12 +71,14 @@ def test_a_sampled_world_replays_to_the_same_view(ruleset_id: str, seed: int,
     ) + (0 if world.landlord is not None else world.deal.kitty) == hand.ruleset.deck_key
 
 
-@pytest.mark.parametrize("level", list(LEVELS))
-@given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, 40))
+@pytest.mark.parametrize(("level", "ruleset_id"), [
+    *((level, "classic") for level in LEVELS),
+    *((level, "four-player") for level in ("random", "standard", "medium"))])
+@given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, 60))
 @settings(max_examples=6)
-def test_a_bots_choice_does_not_depend_on_cards_it_cannot_see(level: str, seed: int,
-                                                               steps: int) -> None:
-    hand = _advance("classic", seed, steps)
+def test_a_bots_choice_does_not_depend_on_cards_it_cannot_see(level: str, ruleset_id: str,
+                                                               seed: int, steps: int) -> None:
+    hand = _advance(ruleset_id, seed, steps)
     if hand.result is not None:
         return
     seat = hand.to_act
@@ -103,16 +105,69 @@ def _medium_decisions(ruleset_id: str, hands: int):  # type: ignore[no-untyped-d
             hand.apply(choice)
 
 
-def test_medium_never_overtakes_its_partner_unless_it_goes_out() -> None:
+@pytest.mark.parametrize(("ruleset_id", "hands", "least"), [("classic", 40, 20),
+                                                            ("four-player", 20, 20)])
+def test_medium_never_overtakes_its_partner_unless_it_goes_out(ruleset_id: str, hands: int,
+                                                               least: int) -> None:
+    """With four players a teammate is one of the other peasants, or for the landlord and the
+    seat that joined him, each other."""
     checked = 0
-    for view, choice in _medium_decisions("classic", 40):
+    for view, choice in _medium_decisions(ruleset_id, hands):
         if view.phase is Phase.PLAY and view.to_beat is not None \
-                and view.to_beat_seat == view.partner:
+                and view.to_beat_seat in view.teammates:
             checked += 1
             if choice != PASS:
                 assert not isinstance(choice, str)
                 assert view.hand_sizes[view.seat] == cards.size(choice.key)
-    assert checked > 20
+    assert checked > least
+
+
+@pytest.mark.parametrize("level", ["standard", "medium"])
+def test_a_peasant_keeps_out_of_the_landlords_side_while_it_can(level: str) -> None:
+    """teams.partner: a play holding the called rank makes its player the landlord's partner;
+    the bots make one only when every other choice is gone (or, for medium, to go out)."""
+    ruleset = load("four-player")
+    bot = make_bot(level, ruleset)
+    checked = 0
+    for seed in range(30):
+        hand = Hand.new(ruleset, seed)
+        rng = random.Random(seed)
+        while hand.result is None:
+            assert hand.to_act is not None
+            view = hand.view(hand.to_act)
+            choice = bot.choose(view, rng)
+            if view.undecided and view.seat != view.landlord and view.phase is Phase.PLAY:
+                assert view.called is not None
+                staying = [a for a in view.legal if isinstance(a, str)
+                           or not cards.unpack(a.key)[view.called]]
+                if staying:
+                    checked += 1
+                    goes_out = not isinstance(choice, str) and cards.size(choice.key) == \
+                        view.hand_sizes[view.seat]
+                    assert choice in staying or (level == "medium" and goes_out)
+            hand.apply(choice)
+    assert checked > 50
+
+
+def test_the_landlord_calls_the_control_rank_he_holds_fewest_of() -> None:
+    ruleset = load("four-player")
+    bot = make_bot("standard", ruleset)
+    calls = 0
+    for seed in range(30):
+        hand = Hand.new(ruleset, seed)
+        while hand.phase is Phase.AUCTION:
+            hand.apply(hand.legal_actions()[-1])  # the highest bid: the first seat takes it
+        if hand.phase is not Phase.CALL:
+            continue
+        view = hand.view(hand.landlord or 0)
+        counts = cards.unpack(view.hand)
+        word = bot.choose(view, random.Random(seed))
+        assert isinstance(word, str) and word.startswith("call ")
+        called = cards.RANK_INDEX[word.removeprefix("call ")]
+        assert called in (cards.RANK_INDEX[r] for r in "2AK")
+        assert counts[called] == min(counts[cards.RANK_INDEX[r]] for r in "2AK")
+        calls += 1
+    assert calls == 30
 
 
 def test_medium_takes_a_play_that_reaches_its_goal() -> None:

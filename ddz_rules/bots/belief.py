@@ -114,7 +114,8 @@ class Belief:
                  rng: random.Random) -> list[Particle]:
         """The deals, of ``draws`` drawn from the cards as they stood after ``story[:upto]``,
         that best explain it."""
-        then = view_at(view, upto - len(view.auction))
+        words = len(story) - len(view.plays)  # the auction, and the landlord's call if any
+        then = view_at(view, max(0, upto - words))
         kept: list[tuple[int, int, Particle]] = []
         cap = upto
         for i in range(self.draws):

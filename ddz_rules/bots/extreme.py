@@ -59,7 +59,7 @@ class ExtremeBot(Bot):
     def _settled_by_rule(view: View, best: Action) -> bool:
         """Choices ``medium`` makes by rule, not by judgement: going out, and letting a
         partner's play stand. Sampling a few worlds is too noisy to overrule them."""
-        if view.to_beat is not None and view.to_beat_seat == view.partner:
+        if view.to_beat is not None and view.to_beat_seat in view.teammates:
             return True
         return not isinstance(best, str) and (
             view.hand_sizes[view.seat] - cards.size(best.key) <= view.goal(view.seat))

@@ -2,7 +2,8 @@
 
 Every candidate play is scored by how many plays the rest of the hand would still need
 (:func:`ddz_rules.bots.split.moves`), with a cost for spending control cards and bombs early.
-As a peasant it never overtakes its partner and leads low to a partner about to go out; in the
+It never overtakes a teammate (the other peasants, or the landlord and the partner who joined
+him) and leads low to a teammate about to go out; in the
 two-player game it plays to the advantage line.
 """
 
@@ -63,9 +64,14 @@ class MediumBot(Bot):
         """
         ranked = self._rank(view)
         joining = [a for a in ranked if not isinstance(a, str) and joins(view, a)]
-        if not joining or len(joining) == len(ranked):
-            return ranked
-        return [*(a for a in ranked if a not in joining), *joining]
+        first = ranked[0]
+        if not joining or (not isinstance(first, str) and cards.size(first.key)
+                           >= view.hand_sizes[view.seat] - view.goal(view.seat)):
+            return ranked  # nothing to keep out of, or the best play goes out anyway
+        staying = [a for a in ranked if a not in joining]
+        if not staying and PASS in view.legal:
+            staying = [PASS]
+        return [*staying, *joining]
 
     def _rank(self, view: View) -> list[Action]:
         plays = plays_of(view.legal)
@@ -75,7 +81,7 @@ class MediumBot(Bot):
         if finishing:
             return [*finishing, *(p for p in plays if p not in finishing)]
         danger = any(distance(view, s) <= DANGER for s in opponents(view))
-        if view.to_beat is not None and view.to_beat_seat == view.partner:
+        if view.to_beat is not None and view.to_beat_seat in view.teammates:
             return [PASS, *plays] if can_pass else list(plays)
         ordered = sorted(plays, key=lambda p: self._score(view, p, danger))
         scored: list[Action] = list(ordered)
@@ -104,10 +110,10 @@ class MediumBot(Bot):
         return score, play.reading.rank_index
 
     def _lead_to_partner(self, view: View, plays: list[Play]) -> list[Play]:
-        partner = view.partner
-        if partner is None or distance(view, partner) > 2:
+        near = [s for s in view.teammates if distance(view, s) <= 2]
+        if not near:
             return []
-        size = distance(view, partner)
+        size = min(distance(view, s) for s in near)
         fitting = [p for p in plays if cards.size(p.key) == size and p.reading.level == 0]
         fitting.sort(key=lambda p: p.reading.rank_index)
         return fitting[:1]

@@ -69,14 +69,19 @@ def sample_deal(view: View, ruleset: Ruleset, rng: random.Random) -> Deal:
                 view.turned_card, None)
 
 
-#: The public story: every auction word, then every play or pass, with the seat that acted.
+#: The public story: every auction word, the landlord's call for a partner where there is
+#: one, then every play or pass, with the seat that acted.
 Story = tuple[tuple[int, Action], ...]
 
 
 def story_of(view: View) -> Story:
     """The public actions of ``view`` in order, passes as ``"pass"``."""
     plays = tuple((seat, play if play is not None else PASS) for seat, play in view.plays)
-    return tuple(view.auction) + plays
+    call: Story = ()
+    if view.partner_call is not None:
+        assert view.landlord is not None
+        call = ((view.landlord, view.partner_call),)
+    return tuple(view.auction) + call + plays
 
 
 def replayed(view: View, ruleset: Ruleset, deal: Deal, table: PlayTable) -> Hand:

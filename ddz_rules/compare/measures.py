@@ -43,13 +43,27 @@ def _landlord_won(t: Trace) -> float:
     return float(t["winner"] == "landlord")
 
 
+def _landlord_side(t: Trace) -> tuple[int, ...]:
+    """The landlord, and the seat that joined him where one did (``teams.partner``)."""
+    partner = t.get("partner")
+    return (t["landlord"],) if partner is None else (t["landlord"], partner)
+
+
 def _landlord_score(t: Trace) -> float:
     return float(t["scores"][t["landlord"]])
 
 
 def _peasant_score(t: Trace) -> float:
     scores: list[int] = t["scores"]
-    return float(sum(scores) - scores[t["landlord"]]) / (len(scores) - 1)
+    side = _landlord_side(t)
+    peasants = [s for s in range(len(scores)) if s not in side]
+    return float(sum(scores[s] for s in peasants)) / len(peasants)
+
+
+def _partnered(t: Trace) -> float | None:
+    if t.get("partner_call") is None:
+        return None
+    return float(t.get("partner") is not None)
 
 
 def _count(event: str) -> Callable[[Trace], float]:
@@ -61,8 +75,7 @@ def _flag(event: str) -> Callable[[Trace], float]:
 
 
 def _side_won(t: Trace, seat: int) -> float:
-    landlord_side = seat == t["landlord"]
-    return float((t["winner"] == "landlord") == landlord_side)
+    return float((t["winner"] == "landlord") == (seat in _landlord_side(t)))
 
 
 def _seat(seat: int) -> Callable[[Trace], float | None]:
@@ -73,10 +86,14 @@ MEASURES: tuple[Measure, ...] = (
     Measure("landlord_win", "landlord win rate",
             "Share of hands the landlord wins.", _landlord_won, proportion=True),
     Measure("landlord_score", "landlord score per hand",
-            "The landlord's score in a hand (base x multiplier, times the peasants).",
+            "The landlord's score in a hand (base x multiplier from each peasant, shared with "
+            "a partner where one joined him).",
             _landlord_score),
     Measure("peasant_score", "peasant score per hand",
             "A peasant's score in a hand, averaged over the peasants.", _peasant_score),
+    Measure("partnered", "partner rate",
+            "Share of hands in which another player joined the landlord by playing the rank "
+            "he called (rulesets with a called partner).", _partnered, proportion=True),
     Measure("multiplier", "multiplier",
             "The product of the hand's multiplier events.", lambda t: float(t["multiplier"]),
             low=1),
@@ -106,6 +123,8 @@ MEASURES: tuple[Measure, ...] = (
     Measure("seat1_win", "seat 1 win rate", "Share of hands seat 1's side wins.", _seat(1),
             proportion=True),
     Measure("seat2_win", "seat 2 win rate", "Share of hands seat 2's side wins.", _seat(2),
+            proportion=True),
+    Measure("seat3_win", "seat 3 win rate", "Share of hands seat 3's side wins.", _seat(3),
             proportion=True),
     Measure("first_bidder_win", "first bidder's side win rate",
             "Share of hands won by the side of the player who spoke first in the auction.",

@@ -34,11 +34,12 @@ from ddz_rules.errors import UsageError
 from ddz_rules.rulepoints import differences
 from ddz_rules.ruleset import Ruleset
 
-#: Measures shown in the terminal table (all are in JSON and CSV).
-TABLE = ("landlord_win", "landlord_score", "peasant_score", "multiplier", "bombs", "rockets",
-         "spring", "anti_spring", "redeals", "bid", "robs", "grabs", "decisions", "tricks",
-         "seat0_win", "seat1_win", "seat2_win", "first_bidder_win", "lead_changes",
-         "decisive_at")
+#: Measures shown in the terminal table (all are in JSON and CSV); a row that applies to none
+#: of the rulesets compared (a fourth seat, a partner) is left out.
+TABLE = ("landlord_win", "landlord_score", "peasant_score", "partnered", "multiplier", "bombs",
+         "rockets", "spring", "anti_spring", "redeals", "bid", "robs", "grabs", "decisions",
+         "tricks", "seat0_win", "seat1_win", "seat2_win", "seat3_win", "first_bidder_win",
+         "lead_changes", "decisive_at")
 
 
 #: Measures of matches shown in the terminal table and charted (all of them).
@@ -171,6 +172,8 @@ def render_table(summary: dict[str, Any]) -> str:
         table.add_column(f"{d['a']} - {d['b']}{'' if d['paired'] else ' (unpaired)'}",
                          justify="right")
     for key in _shown(summary):
+        if all(summary["rulesets"][n].get(key) is None for n in names):
+            continue
         measure = measure_of(key)
         row = [measure.label]
         row += [_cell(summary["rulesets"][n].get(key), measure.proportion) for n in names]

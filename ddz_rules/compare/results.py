@@ -51,6 +51,7 @@ TRACE_SCHEMA: dict[str, Any] = {
         "ruleset": {"type": "string"}, "index": _count,
         "players": {"type": "integer", "minimum": 2}, "first_bidder": _count,
         "landlord": _seat, "winner": {"enum": ["landlord", "peasants", None]},
+        "partner": _seat, "partner_call": {"type": ["string", "null"], "maxLength": 8},
         "bid": {"type": ["integer", "null"]}, "robs": _count, "grabs": _count,
         "base": {"type": "integer"}, "multiplier": {"type": "integer"},
         "events": {"type": "array", "items": {"type": "string"}},

@@ -18,7 +18,7 @@ from ddz_rules import cards
 from ddz_rules.bots import BOT_PLAYERS, LEVELS, make_bot
 from ddz_rules.bots.base import Bot
 from ddz_rules.errors import UsageError
-from ddz_rules.game import Hand, Passed, Played, Said
+from ddz_rules.game import Called, Hand, Passed, Played, Said
 from ddz_rules.match import next_dealer
 from ddz_rules.ruleset import Ruleset, load
 
@@ -139,6 +139,8 @@ def trace_of(hand: Hand) -> dict[str, Any]:
         "players": ruleset.players,
         "first_bidder": hand.deal.first_bidder,
         "landlord": result.landlord,
+        "partner": result.partner,
+        "partner_call": _call_of(hand),
         "winner": result.winner,
         "bid": hand.bid,
         "robs": auction.count("rob"),
@@ -155,6 +157,11 @@ def trace_of(hand: Hand) -> dict[str, Any]:
     return trace
 
 
+def _call_of(hand: Hand) -> str | None:
+    """The landlord's call for a partner (a rank, or "alone"), where the ruleset has one."""
+    return next((op.named for op in hand.log if isinstance(op, Called)), None)
+
+
 def _course(hand: Hand) -> dict[str, Any]:
     """Decisions, tricks, lead changes and decisiveness, from the play log.
 
@@ -165,14 +172,15 @@ def _course(hand: Hand) -> dict[str, Any]:
     ruleset, landlord = hand.ruleset, hand.landlord
     assert landlord is not None and hand.result is not None
     n = ruleset.players
+    side = hand.landlord_side  # as the hand ended: a partner counts from the start
     left = [ruleset.hand_size] * n
     left[landlord] += ruleset.kitty
     advantage = hand.advantage or 0
     goals = [0 if s == landlord else advantage for s in range(n)]
 
     def leader(current: str | None) -> str | None:
-        mine = left[landlord] - goals[landlord]
-        theirs = min(left[s] - goals[s] for s in range(n) if s != landlord)
+        mine = min(left[s] - goals[s] for s in side)
+        theirs = min(left[s] - goals[s] for s in range(n) if s not in side)
         if mine == theirs:
             return current
         return "landlord" if mine < theirs else "peasants"
