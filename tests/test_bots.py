@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from ddz_rules import cards, load
 from ddz_rules.bots import LEVELS, make_bot
-from ddz_rules.bots.base import distance
+from ddz_rules.bots.base import distance, keeps_out
 from ddz_rules.bots.extreme import ExtremeBot
 from ddz_rules.bots.medium import MediumBot
 from ddz_rules.bots.worlds import replayed, sample_deal
@@ -125,7 +125,8 @@ def test_medium_never_overtakes_its_partner_unless_it_goes_out(ruleset_id: str, 
 @pytest.mark.parametrize("level", ["standard", "medium"])
 def test_a_peasant_keeps_out_of_the_landlords_side_while_it_can(level: str) -> None:
     """teams.partner: a play holding the called rank makes its player the landlord's partner;
-    the bots make one only when every other choice is gone (or, for medium, to go out)."""
+    while the peasants lead the race the bots make one only when every other choice is gone
+    (or, for medium, to go out)."""
     ruleset = load("four-player")
     bot = make_bot(level, ruleset)
     checked = 0
@@ -136,7 +137,7 @@ def test_a_peasant_keeps_out_of_the_landlords_side_while_it_can(level: str) -> N
             assert hand.to_act is not None
             view = hand.view(hand.to_act)
             choice = bot.choose(view, rng)
-            if view.undecided and view.seat != view.landlord and view.phase is Phase.PLAY:
+            if view.phase is Phase.PLAY and keeps_out(view):
                 assert view.called is not None
                 staying = [a for a in view.legal if isinstance(a, str)
                            or not cards.unpack(a.key)[view.called]]

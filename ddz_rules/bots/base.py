@@ -65,6 +65,18 @@ def joins(view: View, play: Play) -> bool:
             and cards.unpack(play.key)[view.called] > 0)
 
 
+def keeps_out(view: View) -> bool:
+    """Whether a seat that could join the landlord should keep out of his side for now.
+
+    Joining moves a seat to the side it expects to win: it keeps out while some peasant (itself
+    included) is as close to going out as the landlord, and joins him once he leads the race.
+    """
+    if not view.undecided or view.landlord is None or view.seat == view.landlord:
+        return False
+    peasants = [s for s in range(len(view.hand_sizes)) if s != view.landlord]
+    return min(distance(view, s) for s in peasants) <= distance(view, view.landlord)
+
+
 def control_points(counts: Sequence[int]) -> float:
     """Hand strength from control cards: jokers, 2s and bombs (four or more of a rank)."""
     points = 4.0 * counts[BIG_JOKER] + 3.0 * counts[SMALL_JOKER] + 2.0 * counts[TWO]

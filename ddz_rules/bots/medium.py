@@ -19,8 +19,8 @@ from ddz_rules.bots.base import (
     control_points,
     distance,
     joins,
+    keeps_out,
     opponents,
-    partner_call,
     plays_of,
 )
 from ddz_rules.bots.split import moves_of
@@ -31,8 +31,6 @@ from ddz_rules.table import Play
 BID_AT = (3.0, 6.0, 9.0)
 #: An opponent this close to its goal must be stopped at any price.
 DANGER = 3
-#: Strength at which a landlord plays alone rather than call a partner.
-ALONE_AT = 16.0
 
 
 class MediumBot(Bot):
@@ -52,17 +50,15 @@ class MediumBot(Bot):
         ranked = self.rank(view)
         return ranked[0] if ranked else PASS
 
-    def call(self, view: View) -> str:
-        """Alone with a hand strong enough, else the usual call."""
-        return partner_call(view, alone=self.strength(view.hand) >= ALONE_AT)
-
     def rank(self, view: View) -> list[Action]:
         """Legal actions, best first (what ``extreme`` searches among).
 
         A peasant who could still join the landlord (by playing the called rank) keeps out
-        while it can: joining leaves the three-against-one side for a two-against-two one.
+        while it can as long as the peasants lead the race (:func:`keeps_out`).
         """
         ranked = self._rank(view)
+        if not keeps_out(view):
+            return ranked
         joining = [a for a in ranked if not isinstance(a, str) and joins(view, a)]
         first = ranked[0]
         if not joining or (not isinstance(first, str) and cards.size(first.key)

@@ -12,6 +12,7 @@ from ddz_rules.bots.base import (
     control_points,
     distance,
     joins,
+    keeps_out,
     opponents,
     plays_of,
 )
@@ -34,9 +35,10 @@ class StandardBot(Bot):
         if view.phase is Phase.CALL:
             return self.call(view)
         plays = plays_of(view.legal)
-        # A peasant keeps out of the landlord's side while it has another choice.
+        # A peasant keeps out of the landlord's side while it has another choice, unless the
+        # landlord leads the race.
         staying = [p for p in plays if not joins(view, p)]
-        if staying or view.to_beat is not None:
+        if keeps_out(view) and (staying or view.to_beat is not None):
             plays = staying
         if not plays:
             return PASS
