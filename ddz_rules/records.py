@@ -92,7 +92,7 @@ def to_record(hand: Hand) -> dict[str, Any]:
         if isinstance(op, Said):
             auction.append(op.word)
         elif isinstance(op, Called):
-            call = ALONE if op.rank is None else cards.RANKS[op.rank]
+            call = op.named
         elif isinstance(op, Played):
             plays.append(table.notation(op.play))
         elif isinstance(op, Passed):
@@ -544,9 +544,11 @@ def replay(record: dict[str, Any], where: str = "record") -> Replay:
         return Replay(False, hand, len(actions), None,
                       "the record states a partner_call, but nobody became the landlord")
     if hand.result is None:
+        missing = (" (the landlord's call, field partner_call, is missing)"
+                   if hand.phase is Phase.CALL else "")
         return Replay(False, hand, len(actions), None,
                       f"the record stops before the hand ends ({hand.phase.value} phase, "
-                      f"seat {hand.to_act} to act)")
+                      f"seat {hand.to_act} to act){missing}")
     return Replay(True, hand)
 
 

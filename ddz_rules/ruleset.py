@@ -573,7 +573,11 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         return _origin_line(origins, key_path, top)
 
     def fail(message: str, *key_path: str | int) -> RulesetError:
+        """An error at ``key_path``; where a base file states that key, the message names
+        the file that was loaded too (as :meth:`Ruleset.error` does)."""
         path, line = where(*key_path)
+        if path != top.path:
+            message = f"{message} (in {top.path}, which extends {path})"
         return RulesetError(message, path=path, line=line, key=dotted(key_path))
 
     suited = _rank_string(_value(data, "deck", "ranks"),

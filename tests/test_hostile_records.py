@@ -3,9 +3,9 @@
 Every refusal is exit 2 and exactly one stderr line ``ddz: error: FILE...: field NAME: why``,
 never a traceback; an illegal action in an otherwise well-formed record is exit 1 and an
 ``invalid:`` line, as for any record. Huge and deep records, FIFOs and links are made at test
-time in ``tmp_path``; the small ones are in ``tests/fixtures/hostile/records`` with
-``cases.yaml`` saying what each must be told. The exit codes each command's ``--help`` states
-are checked against one example each.
+time in ``tmp_path``; the small ones are in ``tests/fixtures/hostile/records`` and its
+folders (``four-player``), each folder with a ``cases.yaml`` saying what each must be told.
+The exit codes each command's ``--help`` states are checked against one example each.
 """
 
 from __future__ import annotations
@@ -41,7 +41,20 @@ from .conftest import FIXTURES
 ROOT = FIXTURES.parent.parent
 RECORDS = FIXTURES / "records"
 HOSTILE = FIXTURES / "hostile" / "records"
-CASES = yaml.safe_load((HOSTILE / "cases.yaml").read_text(encoding="utf-8"))
+
+
+def _cases() -> dict[str, Any]:
+    """Every hostile record's case, by its path below ``HOSTILE``: each folder's ``cases.yaml``
+    names the records beside it."""
+    found: dict[str, Any] = {}
+    for cases in sorted(HOSTILE.rglob("cases.yaml")):
+        folder = cases.parent.relative_to(HOSTILE)
+        for name, case in yaml.safe_load(cases.read_text(encoding="utf-8")).items():
+            found[(folder / name).as_posix()] = case
+    return found
+
+
+CASES = _cases()
 S3 = RECORDS / "s3-bid-3-two-bombs.json"  # open-auction, valid
 
 HOUSE_RULES = """\
@@ -129,7 +142,7 @@ def test_hostile_record_fixture_gets_one_clear_line(name: str,
 
 
 def test_every_hostile_fixture_has_a_case() -> None:
-    assert {p.name for p in HOSTILE.glob("*.json")} == set(CASES)
+    assert {p.relative_to(HOSTILE).as_posix() for p in HOSTILE.rglob("*.json")} == set(CASES)
 
 
 # --------------------------------------------------------------------------- defect 1
