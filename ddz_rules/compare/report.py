@@ -107,7 +107,7 @@ def summarize(spec: dict[str, Any], results: dict[str, list[Trace]],
                 if kept:
                     est = paired_difference([x for x, _ in kept], [y for _, y in kept])
                     diff[m.key] = _with_interval(est, "paired-normal")
-                if pairs and all(x == y for x, y in pairs):
+                if kept and all(x == y for x, y in pairs):  # a measure that applies
                     diff["identical"].append(m.key)
             else:
                 a_vals, b_vals = values(m, a_traces), values(m, b_traces)
