@@ -25,11 +25,13 @@ from ddz_rules.play.session import (
     AIDS,
     Session,
     aids_of,
+    autoplay,
     open_session,
     sidecar_path,
     unseen,
 )
 from ddz_rules.records import read_record, replay
+from ddz_rules.table import Play
 
 
 def needs_textual() -> None:
@@ -68,6 +70,47 @@ def finish(session: Session) -> None:
 
 def one_line(message: str) -> None:
     assert message and "\n" not in message and "Traceback" not in message
+
+
+def make_landlord(session: Session, landlord: int) -> None:
+    """Play the auction so that ``landlord`` bids 3 and every seat before him passes (the
+    person's seat through the session, as typed)."""
+    while session.view.phase is Phase.AUCTION:
+        word = "3" if session.hand.to_act == landlord else PASS
+        if session.hand.to_act == session.seat:
+            assert session.act(word).ok
+        else:
+            session.apply_bot(word)
+    assert session.hand.landlord == landlord
+
+
+def move(session: Session, action: Play | str) -> None:
+    """``action`` for the seat to act: typed by the person in theirs, applied in a bot's."""
+    if session.hand.to_act == session.seat:
+        text = action if isinstance(action, str) else session.hand.table.notation(action)
+        outcome = session.act(text)
+        assert outcome.ok, outcome.message
+    else:
+        session.apply_bot(action)
+
+
+def lead_out(session: Session, seat: int) -> None:
+    """``seat`` plays its largest play every time and every other seat passes, to the end."""
+    while not session.over:
+        if session.hand.to_act == seat:
+            plays = [a for a in session.hand.legal_actions() if isinstance(a, Play)]
+            move(session, max(plays, key=lambda p: (cards.size(p.key), p.reading.rank_index)))
+        else:
+            move(session, PASS)
+
+
+def role_truth(session: Session, seat: int) -> str:
+    """A seat's role from the hand itself (not from any view)."""
+    hand = session.hand
+    if hand.landlord is None:
+        return ""
+    return ("landlord" if seat == hand.landlord else "partner" if seat == hand.partner
+            else "peasant")
 
 
 # --------------------------------------------------------------------------- the session
@@ -165,7 +208,7 @@ def expected_unseen(ruleset_id: str, session: Session) -> list[int]:
     return [left[r] for r in range(cards.NUM_RANKS) if ruleset.copies[r]]
 
 
-@pytest.mark.parametrize("ruleset", ["classic", "two-player"])
+@pytest.mark.parametrize("ruleset", ["classic", "two-player", "four-player"])
 def test_the_counter_counts_the_unseen_cards_from_the_view(ruleset: str) -> None:
     session = Session.new(load(ruleset), seat=1, seed=3)
     undealt = load(ruleset).undealt
@@ -281,6 +324,189 @@ def test_a_play_with_several_readings_asks_for_one() -> None:
     assert "@" in session.record()["plays"][0]
     finish(session)
     assert replay(session.record()).valid
+
+
+# --------------------------------------------------------------------------- four players
+
+
+@pytest.mark.parametrize("how", ["autoplay", "hints", "landlord-by-hints"])
+def test_a_four_player_hand_through_the_session_replays_valid(how: str, tmp_path: Path) -> None:
+    path = tmp_path / "hand.json"
+    session = open_session("four-player", seat=1, bots="standard", seed=8, save=str(path))
+    if how == "autoplay":
+        autoplay(session)
+    else:
+        if how == "landlord-by-hints":  # the person is the landlord and calls as hinted
+            make_landlord(session, 1)
+            hint = session.hint()
+            assert hint.action in session.hand.legal_actions()
+            assert hint.text == "alone" or hint.text.startswith("call ")
+            assert "joins you" in hint.reading or "alone" in hint.reading
+            play_hint(session)
+            assert session.view.phase is Phase.PLAY
+        finish(session)
+        while session.hand.result is not None and session.hand.result.redeal:
+            session.next_deal()
+            finish(session)
+    done = replay(read_record(str(path)), str(path))
+    assert done.valid and done.hand.result == session.hand.result
+    result = session.hand.result
+    assert result is not None and not result.redeal
+    score = result.scores[1]
+    first = session.result_lines()[0]
+    assert f"({role_truth(session, 1)}) {'won' if score > 0 else 'lost'} {score:+d}" in first
+    view = session.view
+    history = session.history()
+    assert len(history) == len(view.auction) + 1 + len(view.plays)  # the call is one line
+    assert sum("joins the landlord" in line for line in history) == (result.partner is not None)
+
+
+@pytest.mark.parametrize(("typed", "called"), [("call A", "A"), ("A", "A"), ("a", "A"),
+                                               ("call 10", "T"), ("CALL  b", "B"),
+                                               ("alone", None), ("Alone", None)])
+def test_a_landlord_calls_a_partner_by_call_rank_a_bare_rank_or_alone(
+        typed: str, called: str | None) -> None:
+    session = Session.new(load("four-player"), seat=0, seed=4)
+    make_landlord(session, 0)
+    assert session.view.phase is Phase.CALL and session.your_turn
+    assert session.partner_line() is None  # nothing is called yet
+    outcome = session.act(typed)
+    assert outcome.ok, outcome.message
+    view = session.view
+    assert view.phase is Phase.PLAY and view.to_act == 0
+    assert view.called == (None if called is None else cards.RANK_INDEX[called])
+    assert session.record()["partner_call"] == (called or "alone")
+    if called is None:
+        assert outcome.done == "seat 0 (you, landlord) plays alone"
+        assert session.partner_line() == "seat 0 (you, landlord) plays alone"
+    else:
+        name = {"A": "A", "T": "10", "B": "small joker"}[called]
+        article = {"A": "an A", "T": "a 10", "B": "a small joker"}[called]
+        assert outcome.done == (f"seat 0 (you, landlord) calls {name}: the first other player "
+                                f"to play {article} joins him")
+        assert session.partner_line() == (f"called {name}: the first other player to play "
+                                          f"{article} joins you")
+    assert session.history()[-1] == outcome.done
+
+
+def test_a_bad_call_word_is_refused_and_the_hand_is_unchanged() -> None:
+    session = Session.new(load("four-player"), seat=0, seed=4)
+    make_landlord(session, 0)
+    before = record_text(session)
+    for typed in ("xyz", "pass", "call", "call AA", "AA", "33", "call Z", "call A K", "1",
+                  "call alone", "alone please", "3@single/1/3"):
+        outcome = session.act(typed)
+        assert not outcome.ok
+        one_line(outcome.message)
+        assert outcome.message.startswith(f"refused: {typed!r} is not a call here")
+        assert "call RANK (or just RANK)" in outcome.message and "or alone" in outcome.message
+    assert "call RANK" in session.act("  ").message
+    assert not session.act(session.hand.table.play("3")).ok  # a play, not a call
+    assert record_text(session) == before and session.view.phase is Phase.CALL
+    assert session.act("call K").ok
+
+
+def test_a_four_player_hand_saved_at_the_call_resumes_there(tmp_path: Path) -> None:
+    path = tmp_path / "hand.json"
+    session = Session.new(load("four-player"), seat=3, seed=4, save=path)
+    make_landlord(session, 3)
+    resumed = Session.resume(path)  # the record holds no call yet
+    assert resumed.view.phase is Phase.CALL and resumed.your_turn
+    assert resumed.act("call K").ok and read_record(str(path))["partner_call"] == "K"
+    again = Session.resume(path)
+    assert again.view == resumed.view and again.history() == resumed.history()
+    assert again.history()[-1] == ("seat 3 (you, landlord) calls K: the first other player to "
+                                   "play a K joins him")
+
+
+@pytest.mark.parametrize(("goes_out", "said"), [(0, "won"), (2, "lost")])
+def test_the_partner_is_told_he_won_or_lost_with_the_landlords_side(
+        goes_out: int, said: str) -> None:
+    session = Session.new(load("four-player"), seat=0, seed=4)
+    make_landlord(session, 1)
+    ace = cards.RANK_INDEX["A"]
+    assert cards.unpack(session.hand.hands[0])[ace] == 1
+    assert session.apply_bot("call A") == ("seat 1 (landlord) calls A: the first other player "
+                                           "to play an A joins him")
+    low = cards.ranks_of(session.hand.hands[1])[0]
+    assert low < ace
+    assert session.apply_bot(session.hand.table.play(cards.RANKS[low])).startswith(
+        "seat 1 (landlord) plays ")
+    assert session.apply_bot(PASS) == "seat 2 (peasant) passes"
+    session.apply_bot(PASS)
+    assert session.partner_line() == ("called A: the first other player to play an A joins "
+                                      "him; you hold 1, and a play with one makes you his partner")
+    hint = session.hint()  # the hint says when its play would join the landlord
+    joining = isinstance(hint.action, Play) and cards.unpack(hint.action.key)[ace] > 0
+    assert ("it holds the called A: you join the landlord" in hint.reading) == joining
+    outcome = session.act("A")
+    assert outcome.ok and outcome.message.endswith("and joined the landlord as his partner")
+    assert outcome.done == ("seat 0 (you, peasant) plays A (single/1/A) and joins the landlord "
+                            "as his partner")
+    assert [session.label(s) for s in range(4)] == [
+        "seat 0 (you, partner)", "seat 1 (landlord)", "seat 2 (peasant)", "seat 3 (peasant)"]
+    assert session.partner_line() == "called A: seat 0 (you, partner) joined the landlord"
+    for _ in range(3):
+        move(session, PASS)
+    if goes_out == 2:  # the person leads low, seat 2 takes the trick and plays out
+        move(session, session.hand.table.play(cards.RANKS[cards.ranks_of(
+            session.hand.hands[0])[0]]))
+        move(session, PASS)
+        move(session, next(a for a in session.hand.legal_actions() if isinstance(a, Play)))
+    lead_out(session, goes_out)
+    result = session.hand.result
+    assert result is not None and result.partner == 0 and result.landlord == 1
+    score = result.scores[0]
+    assert (score > 0) == (said == "won")
+    first = session.result_lines()[0]
+    winner = "landlord's side win" if said == "won" else "peasants win"
+    assert first == (f"landlord seat 1, called A, partner seat 0 (you), {winner}: you (partner) "
+                     f"{said} {score:+d}")
+    session.autoplay = True  # the command's autoplay line names the seat
+    assert session.result_lines()[0].endswith(f": seat 0 (partner) {said} {score:+d}")
+    history = session.history()
+    assert history[-1].startswith(f"seat {goes_out} (")
+    assert sum("joins the landlord" in line for line in history) == 1
+    assert replay(session.record()).valid
+
+
+def test_the_aids_count_four_seats_and_two_decks() -> None:
+    session = Session.new(load("four-player"), seat=0, seed=4)
+    mine = cards.unpack(session.view.hand)
+    counter = session.counter()
+    assert (counter.total, counter.in_hands, counter.kitty, counter.undealt) == (83, 75, 8, 0)
+    assert dict(counter.ranks) == {cards.RANKS[r]: (2 if r >= cards.SMALL_JOKER else 8) - mine[r]
+                                   for r in range(cards.NUM_RANKS)}
+    make_landlord(session, 2)  # the kitty is shown: seat 2 holds its cards until he plays them
+    trick: dict[int, Play | None] = {}
+    steps = 0
+    while True:
+        hand = session.hand
+        assert [n for _, n in session.counter().ranks] == expected_unseen("four-player", session)
+        assert session.counts() == tuple(cards.size(h) for h in hand.hands)
+        assert sum(session.counts()) + sum(cards.size(p.key) for _, p in hand.public_plays
+                                           if p is not None) == 108
+        current, previous = session.trick()
+        opening = hand.phase is Phase.PLAY and hand.to_beat is None  # a lead is due
+        if opening:  # the trick just won is the one before
+            assert current == [] and {e.seat: e.play for e in previous} == trick
+            trick = {}
+        else:
+            assert {e.seat: e.play for e in current} == trick
+        assert [session.role(s) for s in range(4)] == [role_truth(session, s) for s in range(4)]
+        steps += 1
+        if session.over:
+            break
+        seat, phase = hand.to_act, hand.phase
+        assert seat is not None
+        if session.bot_to_act:
+            session.bot_step()
+        else:
+            play_hint(session)
+        if phase is Phase.PLAY:
+            trick.pop(seat, None)
+            trick[seat] = hand.public_plays[-1][1]
+    assert steps > 40 and (previous or current)
 
 
 # --------------------------------------------------------------------------- the command
@@ -496,6 +722,37 @@ def test_a_thrown_in_deal_is_dealt_again(tmp_path: Path) -> None:
     assert (session.hand.deal.seed, session.hand.deal.dealer) == (2, 1)
     assert read_record(str(path))["seed"] == 2 and not session.over
     finish(session)
+    assert replay(read_record(str(path)), str(path)).valid
+
+
+def test_the_app_plays_a_four_player_hand_from_the_call_to_the_end(tmp_path: Path) -> None:
+    path = tmp_path / "hand.json"
+    session = Session.new(load("four-player"), seat=0, seed=4, save=path)
+    make_landlord(session, 0)  # the app opens on the person's call
+
+    async def body(app: Any, pilot: Any) -> None:
+        assert "your call: call RANK (or just RANK) or alone" in str(
+            app.query_one("#status").render())
+        await enter(app, pilot, "xyz")
+        assert "is not a call here" in message(app) and session.view.phase is Phase.CALL
+        await enter(app, pilot, "A")
+        status = str(app.query_one("#status").render())
+        assert "called A: the first other player to play an A joins you" in status or (
+            session.view.joined is not None and "joined the landlord" in status)
+        moves = 0
+        while not session.over and moves < 80:
+            hint = session.hint()
+            await enter(app, pilot, "pass" if hint.action == PASS else hint.text)
+            moves += 1
+        assert session.over
+        seats = str(app.query_one("#seats").render())
+        for s in range(4):  # every seat with its role: landlord, partner, peasant
+            role = role_truth(session, s)
+            assert re.search(rf"seat {s}( \(you\))?\s+{role}\b", seats), (s, role, seats)
+        result = str(app.query_one("#result").render())
+        assert "scores" in result and "you (landlord)" in result and "called A" in result
+
+    pilot_test(session, body, size=(110, 44))
     assert replay(read_record(str(path)), str(path)).valid
 
 

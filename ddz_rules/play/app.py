@@ -4,15 +4,16 @@ Textual is the optional extra ``play`` and is imported only when an app is made
 (:func:`make_app`), so the rest of ddz-rules, and this module, import without it;
 :func:`require_textual` turns its absence into one line naming the install command.
 
-The screen shows the person's cards and everything their seat may know, the aids (each
-switched with a function key, F1 to F6: the hint, the unseen-card counter, the advantage line,
-every seat's card count, the auction, and each seat's last play in the trick), the log of
-moves, and a prompt. What is typed there is played through the session: a refused action
-prints its one-line reason and the game goes on, and a card set with several readings
-(``marked-card``) opens a list to name one. Bots move one at a time, their choices made off
-the event loop. The same app runs in a browser with ``textual serve "ddz play ..."``
-(``pip install textual-dev``), and headless under Textual's test pilot
-(``App.run_test()``), which is how the tests play whole hands and how
+The screen shows the person's cards and everything their seat may know (every seat's role:
+landlord, partner once one has joined him, peasant; where the landlord calls a partner, his
+call and who has joined him), the aids (each switched with a function key, F1 to F6: the
+hint, the unseen-card counter, the advantage line, every seat's card count, the auction, and
+each seat's last play in the trick), the log of moves, and a prompt. What is typed there is
+played through the session: a refused action prints its one-line reason and the game goes on,
+and a card set with several readings (``marked-card``) opens a list to name one. Bots move
+one at a time, their choices made off the event loop. The same app runs in a browser with
+``textual serve "ddz play ..."`` (``pip install textual-dev``), and headless under Textual's
+test pilot (``App.run_test()``), which is how the tests play whole hands and how
 :func:`save_screenshot` draws the README's picture.
 """
 
@@ -28,7 +29,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ddz_rules import cards
 from ddz_rules.errors import DdzError, UsageError
 from ddz_rules.game import PASS, Phase
-from ddz_rules.play.session import AIDS, Outcome, Session, card_label, seat_label, tricks
+from ddz_rules.play.session import (
+    AIDS,
+    Outcome,
+    Session,
+    card_label,
+    role_of,
+    seat_label,
+    tricks,
+)
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -39,6 +48,14 @@ BOT_DELAY = 0.6
 AID_KEYS = dict(zip(AIDS, ("f1", "f2", "f3", "f4", "f5", "f6"), strict=True))
 HELP = ("cards (33, 334455, 10JQKA; B, R the jokers), pass, or a bid; ? a hint; quit "
         "(the hand is saved)")
+#: The help where the landlord calls a rank for a partner (``teams.partner: called_rank``).
+HELP_CALL = ("cards (33, 334455, 10JQKA; B, R the jokers), pass, a bid, or as landlord call "
+             "RANK or alone; ? a hint; quit (the hand is saved)")
+
+
+def help_text(session: Session) -> str:
+    """What may be typed at the prompt under the session's ruleset."""
+    return HELP_CALL if session.ruleset.partner_rule == "called_rank" else HELP
 
 
 def require_textual() -> None:
@@ -184,17 +201,14 @@ def _app_class() -> Any:
             yield Static(id="hand")
             yield Static(id="message")
             yield OptionList(id="readings")
-            yield Input(placeholder=HELP, id="prompt", max_length=200)
+            yield Input(placeholder=help_text(self.session), id="prompt", max_length=200)
             yield Footer()
 
         def on_mount(self) -> None:
             self.query_one("#prompt", Input).focus()
             self.log_line(f"{self.session.ruleset.id}: {self.session.ruleset.title}")
-            for op in self.session.view.auction:
-                self.log_line(f"{seat_label(op[0], self.session.seat)} says {op[1]}")
-            for seat, play in self.session.view.plays:
-                self.log_line(f"{seat_label(seat, self.session.seat)} "
-                              + (f"plays {play.cards}" if play else "passes"))
+            for line in self.session.history():  # a resumed hand: what happened so far
+                self.log_line(line)
             self.refresh_all()
             self.start_bots()
 
@@ -214,17 +228,26 @@ def _app_class() -> Any:
             if s.over:
                 status = "the hand is over"
             elif view.to_act == s.seat:
-                status = ("your bid: say " if phase is Phase.AUCTION else "your play: ") + (
-                    ", ".join(str(a) for a in view.legal) if phase is Phase.AUCTION else
-                    ("answer " + view.to_beat.cards + f" ({view.to_beat.reading.short()}) "
-                     "or pass" if view.to_beat else "you lead: play anything"))
+                if phase is Phase.AUCTION:
+                    status = "your bid: say " + ", ".join(str(a) for a in view.legal)
+                elif phase is Phase.CALL:
+                    status = ("your call: call RANK (or just RANK) or alone; the first other "
+                              "player to play the rank you call joins you")
+                elif view.to_beat:
+                    status = (f"your play: answer {view.to_beat.cards} "
+                              f"({view.to_beat.reading.short()}) or pass")
+                else:
+                    status = "your play: you lead: play anything"
             else:
-                status = f"seat {view.to_act} to {'bid' if phase is Phase.AUCTION else 'play'}"
+                doing = {Phase.AUCTION: "bid", Phase.CALL: "call a partner"}.get(phase, "play")
+                status = f"{s.label(view.to_act or 0)} to {doing}"
             landlord = ("none yet" if view.landlord is None
                         else seat_label(view.landlord, s.seat))
-            self.query_one("#status", Static).update(
-                f"phase: [b]{phase.value}[/b] · landlord: {landlord} · multiplier "
-                f"x{view.multiplier} · dealer: seat {view.dealer}\n{status}")
+            partner = s.partner_line()
+            self.query_one("#status", Static).update(Text.assemble(
+                "phase: ", (phase.value, "bold"), f" · landlord: {landlord} · multiplier "
+                f"x{view.multiplier} · dealer: seat {view.dealer}\n",
+                *((partner + "\n",) if partner else ()), status))
             self.query_one("#seats", Static).update(self.seats_text())
             kitty = "kitty: " + ("face down" if view.kitty is None else "")
             kitty_text = Text(kitty)
@@ -271,8 +294,7 @@ def _app_class() -> Any:
             last = {e.seat: e.play for e in trick}
             out = Text()
             for seat in range(len(view.hand_sizes)):
-                role = ("landlord" if seat == view.landlord else
-                        "peasant" if view.landlord is not None else "")
+                role = role_of(view, seat)
                 mark = "▶ " if seat == view.to_act else "  "
                 out.append(f"{mark}{seat_label(seat, s.seat):<14} {role:<9}",
                            style="bold" if seat == view.to_act else "")
@@ -339,7 +361,7 @@ def _app_class() -> Any:
                     self.say("there is nothing to hint: it is not your turn", ok=False)
                 return
             if word in ("help", "h"):
-                self.say(HELP + "; F1-F6 switch the aids")
+                self.say(help_text(s) + "; F1-F6 switch the aids")
                 return
             if word == "new":
                 if s.over and s.hand.result is not None and s.hand.result.redeal:

@@ -4,11 +4,13 @@ A :class:`Session` holds a :class:`~ddz_rules.game.Hand`, the person's seat and 
 :meth:`Session.act` takes what the person typed (an auction word, card text, ``CARDS@reading``
 or ``pass``), has the referee check it, and either applies it or returns the one-line reason
 it is refused, changing nothing: the same reasons ``ddz classify`` and ``ddz beats`` give.
+Where ``teams.partner`` is ``called_rank`` (``four-player``), a landlord played by the person
+calls a rank for a partner (``call A``, or just ``A``) or plays ``alone`` in the same way.
 Everything shown to the person is computed from ``hand.view(seat)`` alone (:attr:`view`): the
 unseen-card counter, the advantage line, the card counts, the auction so far, the current
-trick and the hint. Bots decide from their own seats' views, with a random generator seeded
-from the deal's seed and the number of actions taken, so a resumed hand plays on exactly as
-it would have.
+trick, the hint, and every seat's role (landlord, partner once one has joined him, peasant).
+Bots decide from their own seats' views, with a random generator seeded from the deal's seed
+and the number of actions taken, so a resumed hand plays on exactly as it would have.
 
 After every action the hand is written whole (a temporary file, then a rename) as a hand
 record (``ddz_rules/schema/record.schema.json``): ``ddz replay`` checks it once the hand is
@@ -31,7 +33,7 @@ from ddz_rules.auction import IllegalActionError
 from ddz_rules.bots import BOT_PLAYERS, LEVELS, make_bot
 from ddz_rules.bots.base import Bot
 from ddz_rules.errors import DdzError, UsageError
-from ddz_rules.game import PASS, Action, Hand, Phase, View
+from ddz_rules.game import ALONE, CALL, PASS, Action, Hand, Phase, View
 from ddz_rules.inputs import read_bounded
 from ddz_rules.match import next_dealer
 from ddz_rules.records import (
@@ -119,14 +121,53 @@ class TrickEntry:
     play: Play | None
 
 
-def seat_label(seat: int, you: int) -> str:
-    return f"seat {seat} (you)" if seat == you else f"seat {seat}"
+def seat_label(seat: int, you: int, role: str = "") -> str:
+    """``seat 2``, ``seat 2 (you)``, with a role: ``seat 2 (landlord)``, ``seat 2 (you,
+    partner)``."""
+    tags = [t for t in ("you" if seat == you else "", role) if t]
+    return f"seat {seat} ({', '.join(tags)})" if tags else f"seat {seat}"
 
 
 def card_label(rank: int) -> str:
     """A rank as a player reads it: ``10`` for T, jokers by name."""
     char = cards.RANKS[rank]
     return {"T": "10", "B": "small joker", "R": "big joker"}.get(char, char)
+
+
+def a_card(rank: int) -> str:
+    """One card of a rank, with its article: ``an A``, ``an 8``, ``a 10``, ``a small joker``."""
+    label = card_label(rank)
+    return f"{'an' if label[0] in 'A8' else 'a'} {label}"
+
+
+def holds(key: int, rank: int) -> int:
+    """How many cards of ``rank`` the card set ``key`` holds."""
+    return (key >> (cards.FIELD_BITS * rank)) & cards.FIELD_MASK
+
+
+def join_index(view: View) -> int | None:
+    """Where in ``view.plays`` the seat that joined the landlord did so: its first play holding
+    the called rank (``teams.partner: called_rank``); None while nobody has."""
+    if view.joined is None or view.called is None:
+        return None
+    return next((i for i, (seat, play) in enumerate(view.plays) if seat == view.joined
+                 and play is not None and holds(play.key, view.called)), None)
+
+
+def role_of(view: View, seat: int, before: int | None = None) -> str:
+    """``seat``'s role as ``view``'s seat knows it: ``landlord``, ``partner`` (the seat that
+    joined him by playing the called rank), ``peasant``, or ``""`` while there is no landlord.
+    With ``before``, the role as it stood before the play ``view.plays[before]``: a seat is a
+    peasant until the play by which it joins."""
+    if view.landlord is None:
+        return ""
+    if seat == view.landlord:
+        return "landlord"
+    if seat == view.joined:
+        joined_at = join_index(view)
+        if before is None or (joined_at is not None and joined_at < before):
+            return "partner"
+    return "peasant"
 
 
 def sidecar_path(save: Path) -> Path:
@@ -317,11 +358,14 @@ class Session:
             return self._play(text)
         typed = " ".join(text.split())
         if not typed:
-            return Outcome(False, "type an action: " + ("an auction word" if hand.phase is
-                                                      Phase.AUCTION else "cards, or pass"))
+            return Outcome(False, "type an action: " + {
+                Phase.AUCTION: "an auction word",
+                Phase.CALL: "call RANK (or just RANK) or alone"}.get(hand.phase, "cards, or pass"))
         if len(typed) > MAX_INPUT:
             return Outcome(False, f"refused: {len(typed)} characters; an action is at most "
                            f"{MAX_INPUT}")
+        if hand.phase is Phase.CALL:
+            return self._call(typed)
         if hand.phase is Phase.AUCTION:
             words = [str(w) for w in hand.legal_actions()]
             word = typed.lower()
@@ -342,6 +386,38 @@ class Session:
             self.save()
             return Outcome(True, "you passed", done=self.describe(self.seat, PASS, Phase.PLAY))
         return self._typed_play(typed)
+
+    def call_action(self, typed: str) -> str | None:
+        """The landlord's call that ``typed`` names (``call A``, ``A``, ``call 10``,
+        ``alone``, in any case), if it is one he may make now; else None."""
+        word = " ".join(typed.split()).lower()
+        if word == ALONE:
+            return ALONE
+        rest = word[len("call"):].strip() if word.startswith("call") else word
+        if not rest:
+            return None
+        try:
+            ranks = self.ruleset.parse_cards(rest)
+        except DdzError:
+            return None
+        if len(ranks) != 1:
+            return None
+        action = CALL + cards.RANKS[ranks[0]]
+        return action if action in self.hand.legal_actions() else None
+
+    def _call(self, typed: str) -> Outcome:
+        action = self.call_action(typed)
+        if action is None:
+            ranks = " ".join(cards.RANKS[r] for r in self.ruleset.deck_ranks)
+            return Outcome(False, f"refused: {typed!r} is not a call here; you are the landlord "
+                           f"and call a partner now: say call RANK (or just RANK), RANK one "
+                           f"of {ranks}, or alone")
+        self.hand.apply(action)
+        self.save()
+        rank = None if action == ALONE else cards.RANK_INDEX[action[len(CALL):]]
+        said = ("you play alone" if rank is None else f"you called {card_label(rank)}: the "
+                f"first other player to play {a_card(rank)} joins you")
+        return Outcome(True, said, done=self.describe(self.seat, action, Phase.CALL))
 
     def _typed_play(self, typed: str) -> Outcome:
         hand, table = self.hand, self.hand.table
@@ -386,9 +462,12 @@ class Session:
     def _play(self, play: Play) -> Outcome:
         self.hand.apply(play)
         self.save()
+        view = self.view
+        joined = " and joined the landlord as his partner" if (
+            join_index(view) == len(view.plays) - 1) else ""
         return Outcome(True, f"you played {self.hand.table.notation(play)} "
-                       f"({play.reading.short()})", done=self.describe(self.seat, play,
-                                                                      Phase.PLAY))
+                       f"({play.reading.short()}){joined}",
+                       done=self.describe(self.seat, play, Phase.PLAY))
 
     def bot_choice(self) -> Action:
         """What the bot in the seat to act chooses, from that seat's view (no change)."""
@@ -417,13 +496,76 @@ class Session:
         return done
 
     def describe(self, seat: int, action: Action, phase: Phase) -> str:
-        """One line for an action ``seat`` took in ``phase``."""
-        who = seat_label(seat, self.seat)
-        if isinstance(action, Play):
-            return f"{who} plays {self.hand.table.notation(action)} ({action.reading.short()})"
-        if phase is Phase.PLAY:
+        """One line for the action ``seat`` has just taken in ``phase`` (the last one applied),
+        with the roles as the person's seat knew them when it was taken."""
+        view = self.view
+        at = len(view.plays) - 1 if phase is Phase.PLAY else None
+        return self._line(view, seat, action, phase, at)
+
+    def _line(self, view: View, seat: int, action: Action, phase: Phase,
+              at: int | None) -> str:
+        """One line for an action: ``at`` is its index in ``view.plays`` (play phase)."""
+        if phase is Phase.AUCTION:  # nobody has a role before the auction ends
+            return f"{seat_label(seat, self.seat)} says {action}"
+        who = seat_label(seat, self.seat, role_of(view, seat, at))
+        if phase is Phase.CALL:
+            if action == ALONE:
+                return f"{who} plays alone"
+            assert isinstance(action, str) and action.startswith(CALL)
+            rank = cards.RANK_INDEX[action[len(CALL):]]
+            return (f"{who} calls {card_label(rank)}: the first other player to play "
+                    f"{a_card(rank)} joins him")
+        if not isinstance(action, Play):
             return f"{who} passes"
-        return f"{who} says {action}"
+        line = f"{who} plays {self.hand.table.notation(action)} ({action.reading.short()})"
+        if at is not None and join_index(view) == at:
+            line += " and joins the landlord as his partner"
+        return line
+
+    def history(self) -> list[str]:
+        """Every action so far, one line each as :meth:`describe` gave it, from the person's
+        view alone: the auction, the landlord's call, the plays."""
+        view = self.view
+        lines = [self._line(view, seat, word, Phase.AUCTION, None) for seat, word in view.auction]
+        if self.call_made(view) and view.landlord is not None:
+            call = ALONE if view.called is None else CALL + cards.RANKS[view.called]
+            lines.append(self._line(view, view.landlord, call, Phase.CALL, None))
+        for at, (seat, play) in enumerate(view.plays):
+            lines.append(self._line(view, seat, PASS if play is None else play, Phase.PLAY, at))
+        return lines
+
+    def call_made(self, view: View | None = None) -> bool:
+        """Whether the landlord has made his call (``teams.partner: called_rank``)."""
+        view = view or self.view
+        return (self.ruleset.partner_rule == "called_rank" and view.landlord is not None
+                and view.phase in (Phase.PLAY, Phase.SETTLED))
+
+    def role(self, seat: int) -> str:
+        """``seat``'s role now, as the person's seat knows it (landlord, partner, peasant)."""
+        return role_of(self.view, seat)
+
+    def label(self, seat: int) -> str:
+        """``seat 2 (landlord)``, ``seat 0 (you, peasant)``: a seat with its role now."""
+        return seat_label(seat, self.seat, self.role(seat))
+
+    def partner_line(self) -> str | None:
+        """Where the landlord calls a partner (``teams.partner: called_rank``): his call, and
+        who has joined him, as the person's seat knows it; None before the call (or with no
+        call in the ruleset)."""
+        view = self.view
+        if not self.call_made(view) or view.landlord is None:
+            return None
+        if view.called is None:
+            return f"{self.label(view.landlord)} plays alone"
+        called = f"called {card_label(view.called)}"
+        if view.joined is not None:
+            return f"{called}: {self.label(view.joined)} joined the landlord"
+        him = "you" if self.seat == view.landlord else "him"
+        line = f"{called}: the first other player to play {a_card(view.called)} joins {him}"
+        mine = holds(view.hand, view.called)
+        if self.seat != view.landlord and mine and view.phase is Phase.PLAY:
+            line += (f"; you hold {mine}, and a play with one makes you his partner")
+        return line
 
     # ------------------------------------------------------------ aids
 
@@ -448,7 +590,17 @@ class Session:
                 reading = action.reading.short()
                 if action.reading.kicker_key:
                     reading += f", kickers {action.reading.kickers}"
+                if (view.undecided and view.called is not None and view.seat != view.landlord
+                        and holds(action.key, view.called)):
+                    reading += (f"; it holds the called {card_label(view.called)}: you join "
+                                "the landlord")
                 return Hint(level, action, table.notation(action), reading)
+            if view.phase is Phase.CALL:
+                if action == ALONE:
+                    return Hint(level, action, action, "play alone against the three others")
+                rank = cards.RANK_INDEX[action[len(CALL):]]
+                return Hint(level, action, action, f"the first other player to play "
+                            f"{a_card(rank)} joins you")
             return Hint(level, action, action, "pass" if action == PASS else "auction word")
 
         return choose
@@ -490,11 +642,27 @@ class Session:
         if result.redeal:
             return ["nobody took the hand: it is thrown in and dealt again, nothing carried "
                     "over"]
-        role = "landlord" if result.landlord == self.seat else "peasant"
-        won = (result.winner == "landlord") == (role == "landlord")
+        assert result.landlord is not None
+        side = result.landlord_side
+        role = ("landlord" if self.seat == result.landlord else
+                "partner" if self.seat == result.partner else "peasant")
+        won = (result.winner == "landlord") == (self.seat in side)
         me = -1 if self.autoplay else self.seat  # no "you" where bots played every seat
         who = f"seat {self.seat}" if self.autoplay else "you"
-        lines = [f"landlord {seat_label(result.landlord or 0, me)}, {result.winner} win: "
+        landlord = f"landlord {seat_label(result.landlord, me)}"
+        winner = f"{result.winner} win"
+        if self.ruleset.partner_rule == "called_rank":
+            called = self.view.called
+            if called is None:
+                landlord += ", alone"
+            elif result.partner is None:
+                landlord += f", called {card_label(called)}, nobody joined"
+            else:
+                landlord += (f", called {card_label(called)}, partner "
+                             f"{seat_label(result.partner, me)}")
+                if result.winner == "landlord":
+                    winner = "landlord's side win"
+        lines = [f"{landlord}, {winner}: "
                  f"{who} ({role}) {'won' if won else 'lost'} {result.scores[self.seat]:+d}",
                  f"  base {result.base} x multiplier {result.multiplier}"
                  + (f" (capped at {result.cap})" if result.cap else "")]
