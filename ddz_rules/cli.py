@@ -22,6 +22,7 @@ import argparse
 import json
 import sys
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -72,8 +73,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
 def _check_text(report: dict[str, Any]) -> str:
     lines = [f"{report['ruleset']}: {report['title']}",
              f"  {report['players']} players, {report['deck']}-card deck, "
-             f"{report['undealt']} undealt; readings: {report['settlement']}",
-             f"  {report['plays']} legal plays"]
+             f"{report['undealt']} undealt; readings: {report['settlement']}"]
+    if not report.get("enumerated", True):
+        return "\n".join(lines + _sampled_text(report))
+    lines.append(f"  {report['plays']} legal plays")
     width = max(len(t) for t in report["by_type"])
     lines += [f"    {t:<{width}} {n:>6}" for t, n in report["by_type"].items()]
     if report["ambiguous"]:
@@ -88,6 +91,51 @@ def _check_text(report: dict[str, Any]) -> str:
     else:
         lines.append("  every play has exactly one reading")
     return "\n".join(lines)
+
+
+def _sampled_text(report: dict[str, Any]) -> list[str]:
+    """The lines of a table too large to enumerate: its count, and what was checked instead."""
+    limit, uncounted = report["limit"], report["uncounted_rules"]
+    count = (f"at most {report['readings']:,} readings, counted without listing them (an upper "
+             f"bound: {' and '.join(uncounted)} not applied)" if uncounted else
+             f"{report['readings']:,} readings, counted exactly without listing them")
+    lines = [f"  play table: not enumerated: {count}; more than the {limit:,} the toolkit "
+             "enumerates",
+             f"  readings by type{', at most' if uncounted else ''} (a play counts once per "
+             "reading):"]
+    numbers = {t: f"{n:,}" for t, n in report["by_type"].items()}
+    width, digits = max(len(t) for t in numbers), max(len(n) for n in numbers.values())
+    lines += [f"    {t:<{width}} {n:>{digits}}" for t, n in numbers.items()]
+    sample = report["sample"]
+    lines.append("  checked instead: the schema and the deal; every type can be formed and every "
+                 f"card played alone; {sample['plays']:,} plays drawn at random, "
+                 f"{sample['distinct']:,} distinct, each read afresh from its cards")
+    if report["ambiguous"]:
+        verdict = ("every such play is made with a named reading"
+                   if report["settlement"] == "declared"
+                   else "this ruleset claims unique readings: DEFECT")
+        shown = report["ambiguous_examples"][:EXAMPLES]
+        more = " (--json lists every one)" if report["ambiguous"] > len(shown) else ""
+        lines.append(f"  {report['ambiguous']:,} of the {sample['distinct']:,} read more than one "
+                     f"way ({verdict}); the first {len(shown)}{more}:")
+        for item in shown:
+            readings = ", ".join(f"{r['type']}/{r['length']}/{r['rank']}"
+                                 for r in item["readings"])
+            lines.append(f"    {item['cards']}: {readings}")
+    elif sample["plays"]:
+        lines.append(f"  each has exactly one reading: a sample, not a proof (at 95% "
+                     f"confidence, under {sample['bound_95']:.3%} of all readings are of plays "
+                     "that read more than one way)")
+    hand = report["largest_hand"]
+    refused, hands = hand["refused"], hand["hands"]
+    over = f"all {hands}" if refused == hands else f"{refused} of them"
+    verdict = (f"{over} exceed the {limit:,} readings "
+               "a hand's plays may hold, so hands like these are refused and a game dealt one "
+               "stops with an error" if refused else
+               f"within the {limit:,} readings a hand's plays may hold, so none would be refused")
+    lines.append(f"  largest hand ({hand['cards']} cards): at most {hand['most_readings']:,} "
+                 f"readings in the worst of {hands} random hands; {verdict}")
+    return lines
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -683,7 +731,8 @@ def _run_options(p: argparse.ArgumentParser, unit: str, progress: bool = True) -
 
 def build_parser() -> argparse.ArgumentParser:
     # Exit codes, stated in every --help: "Exit codes: CODE what; CODE what; ...".
-    interrupted = "130 interrupted."
+    interrupted = ("3 an internal error, a bug in ddz-rules (one line naming it; please "
+                   "report it with the command); 130 interrupted.")
     usage = "2 a usage error or bad input, one line on stderr naming what is at fault; "
     parser = _Parser(prog="ddz", description="The rules of Dou Dizhu as data, and one referee "
                      "for every ruleset.",
@@ -829,6 +878,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM during a run
         print(f"ddz: interrupted{f'; {exc}' if str(exc) else ''}", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug: still one line, never a traceback
+        where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+        at = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
+        print(f"ddz: internal error: {type(exc).__name__}{at}: {exc} (a bug in ddz-rules; "
+              "please report it with the command that caused it)", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

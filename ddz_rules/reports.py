@@ -1,10 +1,12 @@
 """Reports on rulesets, shared by the ``ddz`` command and the rules book.
 
-``check_report`` is what ``ddz check`` prints for one ruleset; ``diff_report`` is ``ddz diff``.
+``check_report`` is what ``ddz check`` prints for one ruleset (``sampled_report`` where the
+table is too large to enumerate); ``diff_report`` is ``ddz diff``.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -12,9 +14,13 @@ from typing import Any
 from ddz_rules import cards
 from ddz_rules.rulepoints import RulePoint, differences, every_rule
 from ddz_rules.ruleset import Ruleset
-from ddz_rules.table import PlayTable, compile_table
+from ddz_rules.table import MAX_READINGS, PlayTable, compile_table, table_order
 
 EXAMPLES = 5
+#: Plays :func:`sampled_report` draws at random from a table too large to enumerate.
+SAMPLE_PLAYS = 20_000
+#: Random hands of the most cards a seat holds whose plays :func:`sampled_report` counts.
+SAMPLE_HANDS = 200
 #: How :func:`changed_fields` shows a field that one side leaves to its default.
 DEFAULT = "(default)"
 
@@ -22,11 +28,18 @@ DEFAULT = "(default)"
 def check_report(ruleset: Ruleset) -> dict[str, Any]:
     """What ``ddz check`` reports for one ruleset.
 
-    A table too large to enumerate (:meth:`PlayTable.size_estimate` above
-    :data:`~ddz_rules.table.MAX_READINGS`) is refused with a :class:`RulesetError` naming the
-    ruleset and the estimate, before any of it is enumerated.
+    Loading has checked the file against the schema and the deal, and compiling has checked
+    that every combination type can be formed and every card is a play by itself. A table
+    within :data:`~ddz_rules.table.MAX_READINGS` (:meth:`PlayTable.size_estimate`) is then
+    enumerated and checked exhaustively: ``plays`` and ``by_type`` count card sets, and
+    ``ambiguous_examples`` lists every play with several readings.
+
+    A larger table is not enumerated (``enumerated`` false), and the report says what was
+    checked instead, in bounded time and memory (:func:`sampled_report`).
     """
     table = compile_table(ruleset)
+    if table.size_estimate() > MAX_READINGS:
+        return sampled_report(table)
     ambiguous = table.ambiguous()
     return {
         "ruleset": ruleset.id,
@@ -35,12 +48,80 @@ def check_report(ruleset: Ruleset) -> dict[str, Any]:
         "players": ruleset.players,
         "deck": ruleset.deck_size,
         "undealt": ruleset.undealt,
+        "enumerated": True,
         "plays": len(table),
         "by_type": table.by_type(),
         "ambiguous": len(ambiguous),
         "ambiguous_examples": [
             {"cards": cards.key_text(k), "readings": [r.to_json() for r in table.readings(k)]}
             for k in ambiguous
+        ],
+    }
+
+
+def sampled_report(table: PlayTable, plays: int | None = None,
+                   hands: int | None = None) -> dict[str, Any]:
+    """:func:`check_report` for a table too large to enumerate: counted and sampled instead,
+    in bounded time and memory, never enumerated (``enumerated`` is false).
+
+    - ``readings``, ``by_type``: the table's readings, in all and per type, counted
+      combinatorially from its bodies (:meth:`PlayTable.size_by_type`); ``plays`` (card sets) is
+      null. The count is exact where ``uncounted_rules`` is empty, else an upper bound: those
+      whole-play kicker rules are not applied.
+    - ``sample``: ``plays`` plays (default :data:`SAMPLE_PLAYS`) drawn uniformly over the
+      readings (:meth:`PlayTable.sample_plays`), seeded by the ruleset's id so the report is
+      the same every time, and each card set read afresh from its cards
+      (:meth:`PlayTable.read`, which never enumerates). ``ambiguous`` and
+      ``ambiguous_examples`` are every card set found to read several ways, in table order: a
+      defect where readings are claimed unique. Where none is found, ``bound_95`` is the
+      largest share of readings that could still be of such card sets, at 95% confidence: a
+      sample, not a proof.
+    - ``largest_hand``: the readings within ``hands`` random hands (default
+      :data:`SAMPLE_HANDS`) of the most cards a seat holds (:meth:`PlayTable.size_estimate`),
+      the most seen, and how many exceed ``limit``: such a hand is refused, as ``ddz moves``,
+      the bots and a game refuse to list its plays.
+    """
+    ruleset = table.ruleset
+    plays = SAMPLE_PLAYS if plays is None else plays
+    hands = SAMPLE_HANDS if hands is None else hands
+    drawn = table.sample_plays(plays, random.Random(f"{ruleset.id}/plays"))
+    readings_of = {key: table.read(key) for key in {p.key for p in drawn}}
+    several = sorted((k for k, r in readings_of.items() if len(r) > 1), key=table_order)
+    deck = [rank for rank, n in enumerate(ruleset.copies) for _ in range(n)]
+    rng = random.Random(f"{ruleset.id}/hands")
+    size = min(ruleset.max_hand, len(deck))
+    counts = [table.size_estimate(cards.pack_ranks(rng.sample(deck, size)))
+              for _ in range(hands)]
+    return {
+        "ruleset": ruleset.id,
+        "title": ruleset.title,
+        "settlement": ruleset.settlement,
+        "players": ruleset.players,
+        "deck": ruleset.deck_size,
+        "undealt": ruleset.undealt,
+        "enumerated": False,
+        "limit": MAX_READINGS,
+        "readings": table.size_estimate(),
+        "uncounted_rules": list(table.uncounted_rules),
+        "plays": None,
+        "by_type": table.size_by_type(),
+        "sample": {
+            "seed": ruleset.id,
+            "plays": len(drawn),
+            "distinct": len(readings_of),
+            "ambiguous": len(several),
+            "bound_95": None if several or not drawn else 1 - 0.05 ** (1 / len(drawn)),
+        },
+        "largest_hand": {
+            "cards": size,
+            "hands": len(counts),
+            "most_readings": max(counts, default=0),
+            "refused": sum(n > MAX_READINGS for n in counts),
+        },
+        "ambiguous": len(several),
+        "ambiguous_examples": [
+            {"cards": cards.key_text(k), "readings": [r.to_json() for r in readings_of[k]]}
+            for k in several
         ],
     }
 

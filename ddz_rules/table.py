@@ -16,11 +16,15 @@ Every enumeration is bounded before it starts. A ruleset's plays are counted com
 (bodies times kicker choices, without enumerating them: :meth:`PlayTable.size_estimate`), and a
 table or a hand's plays that would exceed :data:`MAX_READINGS` are refused with one line
 instead of exhausting memory; a hand larger than any seat can hold is refused too.
-Classifying one card set never enumerates: its kickers are checked against each body directly.
+Classifying one card set never enumerates: its kickers are checked against each body directly,
+and neither does drawing plays at random (:meth:`PlayTable.sample_plays`), which is how
+``ddz check`` examines a table too large to enumerate.
 """
 
 from __future__ import annotations
 
+import random
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -133,6 +137,98 @@ class PlayTable:
                 self._deck_estimate = _estimate(self._runs, self.ruleset.deck_key)
             return self._deck_estimate
         return _estimate_within(self._index, bound)
+
+    def size_by_type(self) -> dict[str, int]:
+        """:meth:`size_estimate` of the whole table, per combination type: the readings of each
+        type, at most (exactly where :meth:`uncounted_rules` is empty). They sum to the estimate.
+        """
+        counts = {c.name: 0 for c in self.ruleset.combinations}
+        bodies, _, weights, _ = self._drawable
+        for body, weight in zip(bodies, weights, strict=True):
+            counts[body.ctype.name] += weight
+        return counts
+
+    @cached_property
+    def uncounted_rules(self) -> tuple[str, ...]:
+        """The whole-play kicker rules that may refuse kicker sets :meth:`size_estimate` counts
+        (``kickers.both_jokers_as_kickers``, ``kickers.kicker_trio_beside_chain``); empty where
+        none can, and then the estimate is the exact number of readings.
+
+        A rule is named when some body could carry the kickers it forbids: both jokers, or three
+        of a rank next to a chain. It is a cheap test of the rules in force, not a count.
+        """
+        found: set[str] = set()
+        for body in self._drawable[0]:
+            rules, unit = body.ctype.kicker_rules, body.ctype.kicker_unit
+            if not unit or body.n_units < 2:
+                continue
+            most = {rank: by_avail[-1][-1][0] * unit
+                    for rank, by_avail in body.options if by_avail[-1]}
+            if not rules.both_jokers_as_kickers and all(j in most for j in cards.JOKERS):
+                found.add("kickers.both_jokers_as_kickers")
+            if (not rules.kicker_trio_beside_chain and unit == 1 and body.n_units >= 3
+                    and len(body.chain) >= 2
+                    and any(most.get(r, 0) >= 3 and r <= body.ctype.high
+                            for r in (body.chain[0] - 1, body.chain[-1] + 1))):
+                found.add("kickers.kicker_trio_beside_chain")
+        return tuple(sorted(found))
+
+    def sample_plays(self, count: int, rng: random.Random) -> list[Play]:
+        """``count`` plays drawn at random, each a card set with one of its readings, uniformly
+        over the readings of the table, without enumerating it.
+
+        A draw picks a body with probability proportional to its kicker choices (the weights
+        :meth:`size_estimate` sums), then one of those choices uniformly, so every reading it
+        counts is equally likely; a draw a whole-play rule refuses is drawn again (at most
+        ``4 * count`` draws in all, so fewer plays may come back where such rules refuse most
+        draws). A card set that reads several ways is drawn once per reading, so it is the
+        likelier to be drawn. Draws are independent: a play may come back more than once.
+
+        >>> import random
+        >>> from ddz_rules.ruleset import load
+        >>> table = PlayTable(load("classic"))
+        >>> plays = table.sample_plays(500, random.Random(1))
+        >>> len(plays), all(p.reading in table.read(p.key) for p in plays)
+        (500, True)
+        >>> "plays" in table.__dict__  # the table was not enumerated
+        False
+        """
+        bodies, cumulative, _, suffixes = self._drawable
+        total = cumulative[-1] if cumulative else 0
+        out: list[Play] = []
+        deck = self.ruleset.deck_key
+        for _ in range(4 * count if total else 0):
+            if len(out) == count:
+                break
+            i = bisect_right(cumulative, rng.randrange(total))
+            body = bodies[i]
+            if body.play is not None:
+                out.append(body.play)
+                continue
+            suffix = suffixes[i]
+            if suffix is None:
+                suffix = suffixes[i] = _kicker_ways(body, deck - body.key)
+            kick_key = _draw_kickers(body, suffix, rng)
+            play = body.plays.get(kick_key, _UNSEEN)
+            if play is _UNSEEN:
+                play = _kicker_play(body, kick_key)
+            if play is not None:
+                out.append(play)  # type: ignore[arg-type]
+        return out
+
+    @cached_property
+    def _drawable(self) -> tuple[list[_Body], list[int], list[int], list[_Suffix | None]]:
+        """Every body within the deck, the running sum of their kicker choices, the choices
+        themselves, and (filled as bodies are drawn) each body's table for drawing kickers."""
+        deck = self.ruleset.deck_key
+        top, guard = deck | cards.GUARD, cards.GUARD
+        bodies = [body for run in self._runs for body in run if (top - body.key) & guard == guard]
+        weights = [_kicker_sets(body, deck - body.key) for body in bodies]
+        cumulative, running = [], 0
+        for weight in weights:
+            running += weight
+            cumulative.append(running)
+        return bodies, cumulative, weights, [None] * len(bodies)
 
     def _refuse_if_too_many(self, estimate: int, what: str) -> None:
         if estimate > MAX_READINGS:
@@ -621,7 +717,8 @@ def _exact_play(body: _Body, rest: int) -> Play | None:
         n = (rest >> (bits * rank)) & mask
         if not n:
             continue
-        if n % unit or not any(k * unit == n for k, _ in by_avail[n]):
+        fits = by_avail[n]  # the allowed unit counts up to n, ascending: is n itself one?
+        if not fits or fits[-1][0] * unit != n:
             return None
         units += n // unit
         covered += n << (bits * rank)
@@ -652,6 +749,48 @@ def _kicker_sets(body: _Body, rest: int) -> int:
                 new[t] += ways[t - k]
         ways = new
     return ways[total]
+
+
+#: A body's kicker options from some cards, and for each option ``i`` and number of units
+#: ``t``, the ways to pick ``t`` units from options ``i`` onward (the last row: none left).
+_Suffix = tuple[list[tuple[int, tuple[tuple[int, int], ...]]], list[list[int]]]
+
+
+def _kicker_ways(body: _Body, rest: int) -> _Suffix:
+    """What :func:`_draw_kickers` needs to draw one of ``body``'s kicker choices from ``rest``:
+    the polynomial product of :func:`_kicker_sets`, kept for every suffix of the ranks."""
+    total = body.n_units
+    bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
+    options = [(rank, fits) for rank, by_avail in body.options
+               if (fits := by_avail[(rest >> (bits * rank)) & mask])]
+    ways = [[0] * (total + 1) for _ in range(len(options) + 1)]
+    ways[-1][0] = 1
+    for i in range(len(options) - 1, -1, -1):
+        after, here = ways[i + 1], list(ways[i + 1])
+        for k, _ in options[i][1]:
+            for t in range(k, total + 1):
+                here[t] += after[t - k]
+        ways[i] = here
+    return options, ways
+
+
+def _draw_kickers(body: _Body, suffix: _Suffix, rng: random.Random) -> int:
+    """One of ``body``'s kicker choices (packed), each with the same chance: rank by rank, a
+    number of units is taken with probability proportional to the ways to finish the choice."""
+    options, ways = suffix
+    left, key = body.n_units, 0
+    for i, (_, fits) in enumerate(options):
+        if not left:
+            break
+        pick = rng.randrange(ways[i][left]) - ways[i + 1][left]  # below 0: none of this rank
+        for k, step in fits:
+            if pick < 0 or k > left:
+                break
+            pick -= ways[i + 1][left - k]
+            if pick < 0:
+                key += step
+                left -= k
+    return key
 
 
 def _estimate(runs: Runs, bound: int) -> int:

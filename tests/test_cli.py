@@ -188,3 +188,20 @@ def test_diff_says_how_many_examples_of_how_many_it_shows(
     report_line = next(line for line in out.splitlines() if "e.g." in line)
     assert "(2 of 156 shown; --examples N for more)" in report_line
     assert "card sets; their readings by type:" in out
+
+
+def test_a_bug_reaches_the_user_as_one_line_with_exit_3(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """No traceback ever reaches a user: an unexpected exception in a command is named in one
+    line (its type, where it was raised, its message) with exit code 3."""
+    import ddz_rules.cli as cli
+
+    def broken(ruleset_id: str) -> None:
+        raise AssertionError("the side that reaches its goal leads at the end")
+
+    monkeypatch.setattr(cli, "_table", broken)
+    assert main(["classify", "33"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("ddz: internal error: AssertionError at test_cli.py:")
+    assert "the side that reaches its goal leads at the end" in err

@@ -1,9 +1,11 @@
 """Every size a user controls is bounded, and every bad argument or output path is one line.
 
-Named after what each proves: hands, workers and examples have limits stated in the error; a
-hand or --beat that is empty or illegal names its argument; ``ddz simulate --records`` refuses
-a folder it cannot use before playing, keeps every record it finished when a write fails, and
-writes records of a ruleset file that replay anywhere.
+Named after what each proves: hands, workers and examples have limits stated in the error;
+``ddz check`` enumerates a table within the limit and says so (one above it is counted and
+sampled instead: ``tests/test_hostile_rulesets.py``); a hand or --beat that is empty or
+illegal names its argument; ``ddz simulate --records`` refuses a folder it cannot use before
+playing, keeps every record it finished when a write fails, and writes records of a ruleset
+file that replay anywhere.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import pytest
 from ddz_rules import simulate as simulate_module
 from ddz_rules.cli import MAX_SIMULATED, main
 from ddz_rules.compare.run import MAX_HANDS, MAX_WORKERS
+from ddz_rules.table import MAX_READINGS
 
 from .conftest import FIXTURES
 
@@ -105,3 +108,15 @@ def test_records_of_a_ruleset_file_replay_from_any_folder(
         assert json.loads(record.read_text())["ruleset"] == "capped.yaml"
         assert main(["replay", str(record)]) == 0, capsys.readouterr().err
         assert capsys.readouterr().out.startswith("valid:")
+
+
+@pytest.mark.parametrize("ruleset_id", ["classic", "douzero"])
+def test_check_enumerates_a_table_within_the_limit_and_says_so(
+        ruleset_id: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", ruleset_id, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["enumerated"] is True and report["plays"] <= MAX_READINGS
+    assert "sample" not in report and "largest_hand" not in report
+    assert main(["check", ruleset_id]) == 0
+    out = capsys.readouterr().out
+    assert f"  {report['plays']} legal plays\n" in out and "not enumerated" not in out

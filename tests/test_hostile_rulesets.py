@@ -3,14 +3,17 @@
 Each test feeds the toolkit a ruleset a careless or malicious author could write (floats where
 counts belong, deep nesting, control characters, huge numbers, paths out of the folder, rules
 no hand can be played under, tables too large to enumerate) and checks that it is refused with
-a :class:`DdzError`, or through ``ddz``: exit code 2 and exactly one line on stderr. Files too
+a :class:`DdzError`, or through ``ddz``: exit code 2 and exactly one line on stderr; ``ddz
+check`` alone takes a table too large to enumerate, counting and sampling it instead. Files too
 large or too odd to keep as fixtures are written at test time.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,10 +22,10 @@ import pytest
 import yaml
 
 from ddz_rules import cards
-from ddz_rules.cli import main
+from ddz_rules.cli import _check_text, main
 from ddz_rules.errors import RulesetError, UsageError
 from ddz_rules.loader import MAX_DEPTH, load_yaml
-from ddz_rules.reports import check_report
+from ddz_rules.reports import SAMPLE_HANDS, SAMPLE_PLAYS, check_report, sampled_report
 from ddz_rules.ruleset import _rank_string, bundled_paths, load, schema
 from ddz_rules.table import MAX_READINGS, _plays_within, compile_table
 
@@ -408,18 +411,134 @@ def test_every_bundled_table_lies_within_its_estimate_and_the_limit() -> None:
         assert readings <= table.size_estimate() <= MAX_READINGS
 
 
-def test_a_table_too_large_to_enumerate_is_refused_with_its_estimate(
+def _check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    """Run ``ddz check``; assert nothing on stderr, and return the exit code and stdout."""
+    code = main(["check", *argv])
+    captured = capsys.readouterr()
+    assert captured.err == "", captured.err
+    return code, captured.out
+
+
+def test_check_counts_a_table_too_large_to_enumerate_and_samples_it_without_enumerating(
         capsys: pytest.CaptureFixture[str]) -> None:
     path = str(HOSTILE / "two-decks-loose.yaml")
     table = compile_table(load(path))
     assert table.size_estimate() == 4_894_851 > MAX_READINGS
+    report = check_report(table.ruleset)
+    assert "plays" not in table.__dict__  # counted and sampled, never enumerated
+    assert report["enumerated"] is False and report["plays"] is None
+    assert report["readings"] == sum(report["by_type"].values()) == 4_894_851
+    assert report["uncounted_rules"] == []  # no whole-play rule: the count is exact
+    assert report["sample"]["plays"] == SAMPLE_PLAYS
+    assert report["largest_hand"] == {"cards": 37, "hands": SAMPLE_HANDS,
+                                      "most_readings": report["largest_hand"]["most_readings"],
+                                      "refused": 0}
+    assert 0 < report["largest_hand"]["most_readings"] <= MAX_READINGS
+    # Loose kickers under a claim of unique readings: the sample finds plays read two ways.
+    assert report["ambiguous"] == report["sample"]["ambiguous"] == len(
+        report["ambiguous_examples"]) > 0
+    for item in report["ambiguous_examples"][:50]:
+        assert len(table.classify(item["cards"])) == len(item["readings"]) > 1
+    assert report["sample"]["seed"] == "two-decks-loose"
+    code, out = _check(capsys, path)
+    assert code == 1
+    assert out == _check_text(report) + "\n"  # seeded by the ruleset: the same every time
+    for words in ("readings: unique",
+                  "play table: not enumerated: 4,894,851 readings, counted exactly without "
+                  "listing them; more than the 1,000,000 the toolkit enumerates",
+                  "airplane_singles 4,489,769",
+                  "checked instead: the schema and the deal; every type can be formed and every "
+                  "card played alone; 20,000 plays drawn at random",
+                  "read more than one way (this ruleset claims unique readings: DEFECT)",
+                  "largest hand (37 cards): at most",
+                  "so none would be refused"):
+        assert words in out, out
+    assert "plays" not in table.__dict__
+
+
+def test_check_of_an_oversized_table_whose_sample_reads_one_way_exits_0(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(HOSTILE / "trio-flood.yaml")
+    code, printed = _check(capsys, path, "--json")
+    assert code == 0
+    report = json.loads(printed)
+    out = _check_text(report)
+    for words in ("play table: not enumerated: at most 1,547,271 readings, counted without "
+                  "listing them (an upper bound: kickers.both_jokers_as_kickers not applied)",
+                  "readings by type, at most",
+                  "trio_flood       1,509,508",
+                  "each has exactly one reading: a sample, not a proof (at 95% confidence, "
+                  "under 0.015% of all readings",
+                  "so none would be refused"):
+        assert words in out, out
+    assert report["enumerated"] is False and report["ambiguous"] == 0
+    assert report["uncounted_rules"] == ["kickers.both_jokers_as_kickers"]
+    assert report["sample"]["bound_95"] == pytest.approx(3 / SAMPLE_PLAYS, rel=0.01)
+    assert "plays" not in compile_table(load(path)).__dict__
+
+
+def test_check_of_an_oversized_declared_table_names_what_its_sample_reads_two_ways(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _check(capsys, str(HOSTILE / "two-decks-declared.yaml"))
+    assert code == 0
+    assert re.search(r"\n  [\d,]+ of the [\d,]+ read more than one way \(every such play is "
+                     r"made with a named reading\); the first 5 \(--json lists every one\):\n"
+                     r"(    \w+: \w+/\d+/\w+(, \w+/\d+/\w+)+\n){5}  largest hand", out), out
+
+
+def test_check_of_an_oversized_table_says_when_its_largest_hands_are_refused() -> None:
+    table = compile_table(load(str(HOSTILE / "kicker-flood.yaml")))
+    report = sampled_report(table, plays=200, hands=20)
+    assert report["sample"]["plays"] == 200
+    assert report["largest_hand"]["refused"] == report["largest_hand"]["hands"] == 20
+    assert report["largest_hand"]["most_readings"] > MAX_READINGS
+    assert ("readings in the worst of 20 random hands; all 20 exceed the 1,000,000 readings a "
+            "hand's plays may hold, so hands like these are refused") in _check_text(report)
+    for hand in _hands(table, table.ruleset.max_hand, 3):  # as moves, the bots and play do
+        with pytest.raises(RulesetError, match="the plays of this 37-card hand"):
+            table.leads(hand)
+    assert "plays" not in table.__dict__
+
+
+def test_commands_that_need_the_whole_table_still_refuse_an_oversized_one_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(HOSTILE / "two-decks-loose.yaml")
     with pytest.raises(RulesetError, match=r"two-decks-loose.yaml: the play table would hold up "
                                            r"to 4,894,851 readings under two-decks-loose"):
-        check_report(table.ruleset)
-    err = _one_error_line(["check", path], capsys)
-    assert "two-decks-loose.yaml: the play table would hold up to 4,894,851 readings" in err
-    err = _one_error_line(["plays", "-r", path], capsys)
-    assert "4,894,851" in err
+        len(compile_table(load(path)))
+    for argv in (["plays", "-r", path], ["diff", "classic", path]):
+        err = _one_error_line(argv, capsys)
+        assert "two-decks-loose.yaml: the play table would hold up to 4,894,851 readings" in err
+
+
+@pytest.mark.parametrize("ruleset_id", ["classic", "rlcard", "douzero", "four-player"])
+def test_the_count_by_type_bounds_the_table_and_is_exact_where_no_whole_play_rule_applies(
+        ruleset_id: str) -> None:
+    table = compile_table(load(ruleset_id))
+    found = Counter(r.type for readings in table.plays.values() for r in readings)
+    counted = table.size_by_type()
+    assert sum(counted.values()) == table.size_estimate()
+    if table.uncounted_rules:
+        assert all(counted[t] >= found[t] for t in counted), (counted, found)
+        assert counted != found
+    else:
+        assert counted == {t: found[t] for t in counted}
+
+
+@pytest.mark.parametrize("ruleset_id", ["douzero", "rlcard", "marked-card"])
+def test_the_sample_draws_every_reading_alike_and_only_readings_of_the_table(
+        ruleset_id: str) -> None:
+    table = compile_table(load(ruleset_id))
+    draws = 20_000
+    plays = table.sample_plays(draws, random.Random(ruleset_id))
+    assert len(plays) == draws
+    assert all(p.reading in table.plays[p.key] for p in plays)  # whole-play rules applied
+    found = Counter(r.type for readings in table.plays.values() for r in readings)
+    total = sum(found.values())
+    drawn = Counter(p.reading.type for p in plays)
+    for ctype, readings in found.items():  # each type drawn as often as its share of readings
+        expected = draws * readings / total
+        assert abs(drawn[ctype] - expected) <= 5 * expected ** 0.5 + 2, (ctype, drawn, found)
 
 
 def _hands(table: Any, size: int, count: int) -> Iterator[int]:
@@ -462,3 +581,42 @@ def test_a_hand_whose_plays_are_too_many_is_refused(capsys: pytest.CaptureFixtur
     # Classifying one card set of the same hand never enumerates, so it stays answerable.
     assert "single_flood/1/3" in [r.short() for r in table.classify("3" + "4" * 8 + "5" * 8)]
 
+
+# --------------------------------------------------------------------------- 7. the bad fixtures
+
+BAD = FIXTURES / "bad"
+BAD_CASES = yaml.safe_load((BAD / "cases.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", sorted(BAD_CASES))
+def test_ddz_check_of_a_bad_fixture_says_in_one_line_what_its_case_names(
+        name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    case = BAD_CASES[name]
+    err = _one_error_line(["check", str(BAD / name)], capsys)
+    assert Path(name).stem in err, err
+    if case["line"] is not None:
+        assert f".yaml:{case['line']}: " in err, err
+    for words in case["contains"]:
+        assert words in err, err
+
+
+@pytest.mark.parametrize("name", ["copies-zero.yaml", "four-player-hand-26.yaml",
+                                  "called-rank-three-players.yaml",
+                                  "four-player-three-players.yaml", "jokers-big-first.yaml",
+                                  "width-nine.yaml"])
+def test_a_bad_two_deck_or_team_ruleset_names_the_file_given_to_ddz_check(
+        name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = BAD / name
+    err = _one_error_line(["check", str(path)], capsys)
+    assert str(path) in err, err
+    assert re.search(r"key '(deck|deal|teams|combinations)\.[a-z_0-9.]+'", err), err
+
+
+def test_a_key_a_base_file_states_names_the_loaded_file_too() -> None:
+    path = BAD / "four-player-three-players.yaml"
+    with pytest.raises(RulesetError) as info:
+        load(str(path))
+    message = str(info.value)
+    assert re.match(r"rules/four-player\.yaml:\d+: key 'teams\.partner\.value': a called "
+                    r"partner needs an even number of players", message), message
+    assert message.endswith(f"(in {path}, which extends rules/four-player.yaml)"), message
