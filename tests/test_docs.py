@@ -20,13 +20,15 @@ import subprocess
 import sys
 import tomllib
 from collections.abc import Iterator
+from html import unescape
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ddz_rules import CardError, PlayTable, bundled_ids, compile_table, load, scoring
-from ddz_rules.cards import key_text
+from ddz_rules.cards import RANKS, key_text
 from ddz_rules.cli import build_parser, main
 from ddz_rules.docs import generate
 from ddz_rules.docs.book import Book, rule_points
@@ -740,3 +742,209 @@ def test_the_comparisons_page_defines_every_match_measure(pages: dict[str, str])
     assert "--match-levels" in page
     for m in MATCH_MEASURES:
         assert m.key in page and m.definition in page
+
+
+# --------------------------------------------------------------------------- teams, bombs, words
+
+
+def _replayed_example(page: str, tmp_path: Path) -> Any:
+    """The hand a ruleset page's worked example names, replayed from its own commands."""
+    example = section(page, "## A worked example")
+    (console,) = code_blocks(example, "console")
+    commands = [shlex.split(line[2:]) for line in console.splitlines()]
+    if commands[0][1] == "replay":
+        return replay(read_record(str(ROOT / commands[0][2]))).hand
+    _, _, _, ruleset_id, _, hands, _, seed, _, _ = commands[0]
+    simulate(load(ruleset_id), int(hands), int(seed), records=tmp_path)
+    outcome = replay(read_record(str(tmp_path / Path(commands[1][2]).name)))
+    assert outcome.valid, outcome.reason
+    return outcome.hand
+
+
+def test_the_four_player_worked_example_shows_the_partner_call_the_join_and_the_settlement_by_side(
+        pages: dict[str, str], tmp_path: Path) -> None:
+    from ddz_rules.game import Called, Joined
+
+    teams = [rid for rid in RULESETS if load(rid).partner_rule != "none"]
+    assert "four-player" in teams
+    for rid in teams:
+        page = pages[f"rulesets/{rid}.md"]
+        example = section(page, "## A worked example")
+        hand = _replayed_example(page, tmp_path / rid)
+        result = hand.result
+        assert result is not None and hand.partner is not None, f"{rid}: nobody joins"
+        # the call: the rank the engine logged, named before the play
+        (called,) = [op.rank for op in hand.log if isinstance(op, Called)]
+        assert called is not None, f"{rid}: the worked example's landlord plays alone"
+        call = re.search(r"^\*\*The partner call\.\*\* .*$", example, re.M)
+        assert call and f"seat {hand.landlord} calls the rank" in call.group(0), rid
+        assert cards_in(call.group(0))[0] == RANKS[called], rid
+        # the join: the play-table row of the play that held the called rank
+        (actions,) = tables_with(example, "#", "Seat", "Action")
+        row_of_join = None
+        row = 0
+        for op in hand.log:
+            if isinstance(op, Played | Passed):
+                row += 1
+            elif isinstance(op, Joined):
+                row_of_join = row
+        assert row_of_join is not None
+        number, seat, action = actions[row_of_join - 1]
+        assert number == str(row_of_join)
+        assert seat == f"seat {hand.partner} (joins the landlord here)", rid
+        played = cards_in(action)[0]
+        assert RANKS[called] in played and "called" in action
+        join = re.search(r"^\*\*The join\.\*\* .*$", example, re.M)
+        assert join, rid
+        assert f"At action {row_of_join} of the play, seat {hand.partner} plays" in join.group(0)
+        # the settlement by side, with the engine's numbers
+        (settlement,) = tables_with(example, "Result", "Value")
+        shown = {r[0]: r[1] for r in settlement}
+        assert plain(shown["Partner"]).startswith(f"seat {hand.partner}, who joined at action "
+                                                  f"{row_of_join}"), rid
+        side = (hand.landlord, hand.partner)
+        peasants = [s for s in range(hand.ruleset.players) if s not in side]
+        assert plain(shown["Sides"]) == (
+            f"seat {hand.landlord} (landlord) and seat {hand.partner} (partner) against "
+            + " and ".join(f"seat {s}" for s in peasants) + " (peasants)")
+        stake = result.base * result.multiplier
+        scores = result.scores
+        sign = 1 if result.winner == "landlord" else -1
+        assert {scores[s] for s in peasants} == {-sign * stake}
+        assert scores[hand.landlord] == scores[hand.partner] == sign * stake * len(peasants) // 2
+        prose = " ".join(example.split("**The settlement.**", 1)[1].split())
+        assert (f"{len(peasants)} \u00d7 {stake} = {stake * len(peasants)}, shared equally "
+                f"between the landlord and his partner: {scores[hand.landlord]:+d} each") in prose
+        # and the other case, the landlord alone, from a real hand
+        alone = re.search(r"\*\*When the landlord stays alone\.\*\* .*?--seed (\d+)`", prose)
+        assert alone, rid
+        seed = int(alone.group(1))
+        folder = tmp_path / f"{rid}-alone"
+        simulate(load(rid), 1, seed, records=folder)
+        (path,) = folder.glob("*.json")
+        lone = replay(read_record(str(path)))
+        assert lone.valid and lone.hand.partner is None and lone.hand.result is not None
+        assert lone.hand.landlord is not None
+        lone_result = lone.hand.result
+        lone_stake = lone_result.base * lone_result.multiplier
+        lone_score = lone_result.scores[lone.hand.landlord]
+        assert abs(lone_score) == lone_stake * (hand.ruleset.players - 1)
+        assert f"scores: {lone_score:+d}" in prose
+
+
+def test_the_four_player_page_shows_the_bomb_ladder_and_that_a_small_and_a_big_joker_are_no_play(
+        pages: dict[str, str], tables: dict[str, PlayTable]) -> None:
+    table = tables["four-player"]
+    beats = section(pages["rulesets/four-player.md"], "## What beats what")
+    ladder = re.findall(r"^1\. \*\*(.+?)\*\*: (.*)$", beats, re.M)
+    assert [name for name, _ in ladder] == [
+        "Bombs of four", "Bombs of five", "Bombs of six", "Bombs of seven", "Bombs of eight",
+        "The joker bomb"]
+    steps = [cards_in(line) for _, line in ladder]
+    assert [len(step[0]) for step in steps[:-1]] == [4, 5, 6, 7, 8]
+    assert steps[-1] == ["BBRR"]
+    for lower, higher in pairwise(steps):
+        low_top, high_bottom = lower[-1], higher[0]
+        assert table.play(high_bottom).reading.beats(table.play(low_top).reading)
+        assert not table.play(low_top).reading.beats(table.play(high_bottom).reading)
+    for step in steps[:-1]:  # within a size, the higher rank wins
+        assert table.play(step[1]).reading.beats(table.play(step[0]).reading)
+    assert "nothing beats the joker bomb" in beats
+    (rows,) = tables_with(beats, "Play", "Previous play", "Beats?")
+    verdicts = {(cards_in(r[0])[0], cards_in(r[1])[0]): r[2] for r in rows}
+    assert verdicts[("33333", "2222")] == "yes" and verdicts[("2222", "33333")] == "no"
+    assert verdicts[("BBRR", "22222222")] == "yes"
+    no_play = re.search(r"^(.*)is no play here.*$", beats, re.M)
+    assert no_play and cards_in(no_play.group(0))[0] == "BR"
+    assert table.classify("BR") == ()
+    (kinds,) = tables_with(beats, "Kind of play", "Types", "Beats", "Multiplier event")
+    events = {plain(r[0].split("<br>")[1]).split(" ·")[0]: plain(r[3]) for r in kinds}
+    for size in range(5, 9):
+        assert events[f"classes.bomb_{size}"] == "bomb \u00d72"
+
+
+def test_the_matrix_has_teams_partner_and_every_class_event_read_from_each_ruleset(
+        pages: dict[str, str]) -> None:
+    from ddz_rules.docs.render import value_text
+    from ddz_rules.docs.rulesets import class_event
+
+    page = pages["compare/matrix.md"]
+    rows: dict[str, list[str]] = {}
+    for header, body in md_tables(page):
+        assert [re.sub(r"\[(.*?)\].*", r"\1", h) for h in header[1:]] == RULESETS
+        for row in body:
+            rows[plain(row[0].split("<br>")[-1])] = row[1:]
+    assert "teams.partner" in rows, "the matrix has no row for teams.partner"
+    for rid, cell in zip(RULESETS, rows["teams.partner"], strict=True):
+        value = load(rid).data["teams"]["partner"]["value"]
+        assert plain(cell) == plain(value_text(value)), rid
+    for rid, cell in zip(RULESETS, rows["deck.jokers"], strict=True):
+        assert cards_in(cell) == [load(rid).data["deck"]["jokers"]["value"]], rid
+    for rid, cell in zip(RULESETS, rows["deck.copies"], strict=True):
+        assert plain(cell) == str(load(rid).data["deck"]["copies"]["value"]), rid
+    for rid, cell in zip(RULESETS, rows["players"], strict=True):
+        assert plain(cell) == str(load(rid).players), rid
+    classes = {name for rid in RULESETS for name in load(rid).data["classes"]}
+    assert {"bomb_5", "bomb_8", "joker_bomb"} <= classes
+    for name in classes:
+        for rid, cell in zip(RULESETS, rows[f"classes.{name}"], strict=True):
+            ruleset = load(rid)
+            cell = re.sub(r'^<span class="changed">(.*)</span>$', r"\1", cell)
+            if name not in ruleset.data["classes"]:
+                assert plain(cell) == "no such kind"
+            else:
+                event = f"multiplier event: {class_event(ruleset, name)}"
+                assert cell.endswith(event), (rid, name)
+
+
+def test_the_glossary_defines_partner_called_rank_side_and_joker_bomb(
+        pages: dict[str, str]) -> None:
+    home = (DOCS / "index.md").read_text(encoding="utf-8")
+    glossary = section(home, "## Glossary")
+    for word in ("partner", "called-rank", "side", "joker-bomb", "multiplier", "stake",
+                 "spring"):
+        found = re.search(rf'<dt id="{word}">[^<]+</dt>\s*<dd markdown>(.+?)</dd>', glossary,
+                          re.S)
+        assert found and len(found.group(1).split()) >= 8, word
+    page = pages["rulesets/four-player.md"]
+    for anchor in ("partner", "called-rank", "side", "joker-bomb"):
+        assert f"(../index.md#{anchor})" in page, anchor
+    assert "(../index.md#rocket)" not in page, "four-player has no rocket"
+
+
+def test_each_ruleset_page_settles_by_side_as_the_engine_does(pages: dict[str, str]) -> None:
+    for rid in RULESETS:
+        ruleset = load(rid)
+        scoring_part = section(pages[f"rulesets/{rid}.md"], "## Scoring")
+        (rows,) = tables_with(scoring_part, "Landlord's side", "Winner", "Landlord")
+        sides = [(0,)] + ([(0, 1)] if ruleset.partner_rule != "none" else [])
+        assert len(rows) == 2 * len(sides), rid
+        for row, (side, won) in zip(rows, [(s, w) for s in sides for w in (True, False)],
+                                    strict=True):
+            scores = scoring.settle(ruleset, side, won, 1, []).scores
+
+            def units(n: int) -> str:
+                return ("+" if n > 0 else "-") + ("" if abs(n) == 1 else str(abs(n))) + "S"
+
+            assert row[2] == units(scores[0]), (rid, row)
+            assert row[-1] == units(scores[len(side)]), (rid, row)
+            if len(side) > 1:
+                assert row[3] == units(scores[1]), (rid, row)
+
+
+def test_the_format_page_shows_teams_partner_and_class_events_as_the_rulesets_use_them(
+        pages: dict[str, str]) -> None:
+    page = pages["using/ruleset-format.md"]
+    (rows,) = tables_with(page, "Key", "Holds")
+    holds = {unescape(plain(r[0].split("<br>")[0])): " ".join(r[1].split()) for r in rows}
+    assert "classes.<name>.event" in holds, "a <name> in a key must show as text, not a tag"
+    partner = holds["teams.partner"]
+    assert '`"none"`, `"called_rank"`' in partner
+    using = {rid for rid in RULESETS if load(rid).partner_rule == "called_rank"}
+    assert using and all(rid in partner.split("`\"called_rank\"` in ", 1)[1] for rid in using)
+    event = holds["classes.<name>.event"]
+    for rid in RULESETS:
+        ruleset = load(rid)
+        for name, klass in ruleset.data["classes"].items():
+            if klass.get("event", name) != name and ruleset.base is None:
+                assert f"`{name}`" in event and f"`{klass['event']}`" in event, (rid, name)

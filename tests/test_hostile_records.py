@@ -579,7 +579,8 @@ def _defective(tmp_path: Path) -> str:
     return str(path)
 
 
-#: For each subcommand, one example per exit code its help documents (130 is checked for all).
+#: For each subcommand, one example per exit code its help documents (3 and 130 are checked
+#: for all).
 EXAMPLES: dict[str, dict[int, list[str]]] = {
     "rules": {0: ["rules"], 2: ["rules", "--bogus"]},
     "check": {0: ["check", "classic"], 1: ["check", "{defective}"], 2: ["check", "nope"]},
@@ -602,10 +603,10 @@ EXAMPLES: dict[str, dict[int, list[str]]] = {
 
 def test_every_command_documents_its_exit_codes() -> None:
     parser = build_parser()
-    assert set(exit_codes(parser)) == {0, 1, 2, 130}
+    assert set(exit_codes(parser)) == {0, 1, 2, 3, 130}
     for name, sub in subcommands(parser).items():
         codes = exit_codes(sub)
-        assert {0, 2, 130} <= set(codes) <= {0, 1, 2, 130}, name
+        assert {0, 2, 3, 130} <= set(codes) <= {0, 1, 2, 3, 130}, name
         assert (1 in codes) == (name in ("check", "replay")), name
         assert "Exit codes: 0 " in sub.format_help().replace("\n", " "), name
     assert set(EXAMPLES) == set(subcommands(parser))
@@ -617,7 +618,7 @@ def test_each_documented_exit_code_holds(name: str, tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     documented = exit_codes(subcommands(build_parser())[name])
     examples = EXAMPLES[name]
-    assert set(examples) | {130} == set(documented), name
+    assert set(examples) | {3, 130} == set(documented), name
     monkeypatch.chdir(tmp_path)
     for code, argv in examples.items():
         argv = [a.replace("{defective}", _defective(tmp_path)) for a in argv]
@@ -640,12 +641,27 @@ def test_each_documented_exit_code_holds(name: str, tmp_path: Path,
     code, _, err = run(capsys, *examples[0])
     assert code == 130 and err.startswith("ddz: interrupted")
 
+    def broken(self: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> Any:
+        namespace = parse(self, *args, **kwargs)
+
+        def fail(_: argparse.Namespace) -> int:
+            raise RuntimeError("a bug")
+
+        namespace.func = fail
+        return namespace
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", broken)
+    code, _, err = run(capsys, *examples[0])
+    assert code == 3 and err.startswith("ddz: internal error: RuntimeError") and \
+        err.count("\n") == 1
+
 
 def test_the_cli_page_shows_the_exit_codes() -> None:
     from ddz_rules.docs.reference import cli_page
 
     page = cli_page()
     assert "| `130` | interrupted |" in page
+    assert "| `3` | an internal error" in page
     for name in EXAMPLES:
         assert "Exit codes: 0 " in page.split(f"## ddz {name}\n", 1)[1].replace("\n", " ")
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from ddz_rules.docs.book import Book
+from ddz_rules.docs.names import type_name
 from ddz_rules.docs.render import card_faces, code_html, heading_id, number, plural, table
-from ddz_rules.docs.rulesets import type_name
 from ddz_rules.reports import diff_report
 from ddz_rules.table import PlayTable
 

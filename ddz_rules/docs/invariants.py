@@ -107,9 +107,11 @@ INVARIANTS = (
          ("test_hand.py", "test_every_hand_ends_zero_sum_with_conserved_cards"))),
     Invariant(
         "Zero-sum settlement",
-        f"The scores of a settled hand sum to zero, and the landlord's score is {WORTH}, "
-        "no more than the ruleset's cap, times the number of peasants.",
-        "What the landlord wins the peasants lose, and the other way round.",
+        f"The scores of a settled hand sum to zero: each peasant wins or loses {WORTH}, no "
+        "more than the ruleset's cap, and the landlord's side (the landlord alone, or with "
+        "the partner who joined him) wins or loses what the peasants pay or receive, shared "
+        "equally between its players.",
+        "What the landlord's side wins the peasants lose, and the other way round.",
         "Every hand played at random (Hypothesis), and each source text's worked example.",
         (("test_hand.py", "HandMachine.a_settled_hand_is_scored_consistently"),
          ("test_hand.py", "test_every_hand_ends_zero_sum_with_conserved_cards"),
@@ -119,8 +121,9 @@ INVARIANTS = (
           "test_s3_worked_example_bid_3_two_bombs_pays_12_from_each_peasant"))),
     Invariant(
         "Multiplier = product of events",
-        "A hand's multiplier is the product of the factors of its logged events (bombs, the "
-        "rocket, spring, anti-spring, robs, grabs) and nothing else.",
+        "A hand's multiplier is the product of the factors of its logged events (bombs of "
+        "every size, the rocket or the joker bomb, spring, anti-spring, robs, grabs, special "
+        "dealt hands) and nothing else.",
         "Every doubling has a visible cause in the hand's log; the auction multiplies only "
         "where the ruleset says so.",
         "Every hand played at random, and the source texts' worked examples.",

@@ -13,6 +13,7 @@ from typing import Any
 
 from ddz_rules import cards
 from ddz_rules.docs.book import REFERENCE, Book, is_point, lookup, rule_points
+from ddz_rules.docs.names import class_label, size_word, type_name
 from ddz_rules.docs.render import (
     card_faces,
     key_ref,
@@ -27,10 +28,10 @@ from ddz_rules.docs.render import (
 )
 from ddz_rules.docs.rulesets import (
     beats_text,
-    class_label,
+    class_event,
+    fixed_cards,
     playable_ranks,
     point_label,
-    type_name,
 )
 from ddz_rules.ruleset import CombinationType, Ruleset
 
@@ -39,6 +40,7 @@ GROUPS = {
     "players": "Who plays",
     "deck": "The deck",
     "deal": "The deal",
+    "teams": "The landlord's side",
     "auction": "The auction",
     "play": "The play",
     "ending": "How a hand ends",
@@ -100,12 +102,28 @@ def shape_text(ctype: CombinationType) -> str:
     one, many = UNITS.get(ctype.width, (f"{ctype.width} cards", f"sets of {ctype.width} cards"))
     lo, hi = ctype.min_length, ctype.max_length
     if hi == 1:
-        return f"one {one}"
+        return f"one {one}" if ctype.width in UNITS else f"{size_word(ctype.width)} of one rank"
     if hi is None:
         return f"{lo}+ {many} in a row"
     if hi == lo:
         return f"exactly {plural(lo, one, many)} in a row"
     return f"{lo} to {hi} {many} in a row"
+
+
+def deck_cell(ruleset: Ruleset) -> str:
+    """The deck counted from ``deck.ranks``, ``deck.copies`` and ``deck.jokers``."""
+    jokers = sum(ruleset.copies[r] for r in ruleset.deck_ranks if r in cards.JOKERS)
+    suited = ruleset.deck_size - jokers
+    return (f"{plural(ruleset.deck_size, 'card')}: {number(suited)} of the ranks and "
+            f"{plural(jokers, 'joker')}")
+
+
+def sides_cell(ruleset: Ruleset) -> str:
+    """The sides a hand can have, from ``players`` and ``teams.partner``."""
+    text = f"landlord alone against {ruleset.players - 1}"
+    if ruleset.partner_rule != "none":
+        text += f", or landlord and partner against {ruleset.players - 2}"
+    return text
 
 
 def combination_cell(book: Book, ruleset: Ruleset, name: str) -> str:
@@ -114,7 +132,7 @@ def combination_cell(book: Book, ruleset: Ruleset, name: str) -> str:
         return "not a play"
     lines = []
     if ctype.fixed_set:
-        lines.append(card_faces(cards.RANKS[ctype.low:ctype.high + 1]))
+        lines.append(card_faces(fixed_cards(ctype)))
     else:
         ranks = playable_ranks(ruleset, ctype)
         lines.append(shape_text(ctype))
@@ -156,18 +174,31 @@ def rows(book: Book) -> list[Row]:
                          else "not used")
         out.append(Row(GROUPS.get(path[0], label(path[0])), point_label(path), ".".join(path),
                        tuple(cells)))
+        if path == ("deck", "jokers"):
+            out.append(Row(GROUPS["deck"], "Cards in the deck", "deck",
+                           tuple(deck_cell(r) for r in rulesets)))
+        if path == ("teams", "partner"):
+            out.append(Row(GROUPS["teams"], "Who plays against whom", "players, teams.partner",
+                           tuple(sides_cell(r) for r in rulesets)))
     classes: dict[str, None] = {}
     for r in rulesets:
         classes.update(dict.fromkeys(r.data["classes"]))
     for name in classes:
+        first = next(r for r in rulesets if name in r.data["classes"])
+        row_label = class_label(name, first)
         cells = []
         for r in rulesets:
-            klass = r.data["classes"].get(name)
-            cells.append(f"beats {beats_text(book, r, name, short=True)}" if klass
-                         else "no such kind")
-        out.append(Row(CLASS_GROUP, class_label(name), f"classes.{name}.level", tuple(cells)))
+            if name not in r.data["classes"]:
+                cells.append("no such kind")
+                continue
+            own = class_label(name, r)  # bombs of four, where bombs come in several sizes
+            cells.append(f"{f'{own}: ' if own != row_label else ''}beats "
+                         f"{beats_text(book, r, name, short=True)}<br>multiplier event: "
+                         f"{class_event(r, name)}")
+        out.append(Row(CLASS_GROUP, row_label, f"classes.{name}", tuple(cells)))
     for name in combination_names(book):
-        out.append(Row("Combination types", type_name(name), f"combinations.{name}",
+        enabled = next((r for r in rulesets if name in r.class_of), None)
+        out.append(Row("Combination types", type_name(name, enabled), f"combinations.{name}",
                        tuple(combination_cell(book, r, name) for r in rulesets)))
     for path in override_paths(book):
         out.append(Row("Kicker rules of one type",
@@ -187,7 +218,11 @@ def matrix_page(book: Book) -> str:
     parts = ["---\nhide:\n  - navigation\n  - toc\n---",
              "# The variant matrix",
              f"Every bundled ruleset against every rule point: each rule point (a value with "
-             f"its prose) of any ruleset file; what bombs and the rocket beat; each combination "
+             f"its prose) of any ruleset file, among them who plays with whom "
+             f"(`teams.partner`) and the deck's copies and jokers; what each stronger kind of "
+             f"play (bombs of every size, the rocket, the joker bomb) beats, and the multiplier "
+             f"event it counts as (`classes.NAME.event`, else the class's own name); each "
+             f"combination "
              f"type with its shape (one rank, or a run of consecutive ranks), the ranks its main "
              f"part may use (its {term('body', 'body')}), the extra cards it carries for each "
              f"rank of the main part ({term('kickers', 'kicker')}) and its count of plays; and "

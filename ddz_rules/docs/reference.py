@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import html
 import io
 import json
 import re
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ddz_rules.cli import build_parser, main
-from ddz_rules.docs.book import Book, repo_root
+from ddz_rules.docs.book import Book, repo_root, rule_points
 from ddz_rules.docs.render import code, code_nowrap, literal_braces, plural, table, wide
 from ddz_rules.records import match_record_schema, record_schema, replay, to_record
 from ddz_rules.ruleset import schema as ruleset_schema
@@ -342,16 +343,70 @@ def _sentence(what: str, description: str) -> str:
 
 
 def key_html(path: str) -> str:
-    """A dotted key as code that may break after a dot or an underscore."""
-    return "<code>" + re.sub(r"([._])", r"\1<wbr>", path) + "</code>"
+    """A dotted key as code that may break after a dot or an underscore; ``<name>`` in it is
+    text, not a tag.
+
+    >>> key_html("classes.<name>.event")
+    '<code>classes.<wbr>&lt;name&gt;.<wbr>event</code>'
+    """
+    return "<code>" + re.sub(r"([._])", r"\1<wbr>", html.escape(path)) + "</code>"
 
 
-def fields_table(schema: Mapping[str, Any]) -> str:
+def fields_table(schema: Mapping[str, Any], notes: Mapping[str, str] | None = None) -> str:
+    """Every key of a schema with what it holds; ``notes`` adds a sentence to a key's row."""
     def need(f: Field) -> str:
         return "each item" if f.path.endswith("[]") else "required" if f.required else "optional"
 
-    rows = [[f"{key_html(f.path)}<br><small>{need(f)}</small>", f.what] for f in fields(schema)]
+    notes = notes or {}
+    rows = [[f"{key_html(f.path)}<br><small>{need(f)}</small>",
+             f"{f.what} {notes[f.path]}" if f.path in notes else f.what]
+            for f in fields(schema)]
     return table(["Key", "Holds"], rows)
+
+
+#: Rule points whose bundled values are listed only while they take at most this many values.
+FEW_VALUES = 4
+
+
+def _who(ids: list[str]) -> str:
+    """Which bundled rulesets: their ids when few, else how many."""
+    return ", ".join(ids) if len(ids) <= 3 else plural(len(ids), "ruleset")
+
+
+def bundled_notes(book: Book) -> dict[str, str]:
+    """For the format page: how the bundled rulesets set each rule point that differs between
+    them (where it takes only a few values), and which classes name a multiplier event other
+    than their own name (``classes.<name>.event``). Read from the rulesets, never written."""
+    values: dict[str, dict[str, list[str]]] = {}
+    for rid in book.ids:
+        for point in rule_points(book.ruleset(rid).data):
+            if point.dotted.startswith(("combinations.", "classes.")):
+                continue
+            shown = code(json.dumps(point.value))
+            values.setdefault(point.dotted, {}).setdefault(shown, []).append(rid)
+    notes: dict[str, str] = {}
+    for dotted, found in values.items():
+        if 1 < len(found) <= FEW_VALUES:
+            ordered = sorted(found.items(), key=lambda kv: -len(kv[1]))
+            parts = [f"{value} in {_who(ids) if i else plural(len(ids), 'ruleset')}"
+                     for i, (value, ids) in enumerate(ordered)]
+            notes[dotted] = "In the bundled rulesets: " + "; ".join(parts) + "."
+    events: dict[tuple[str, str], list[str]] = {}
+    for rid in book.ids:
+        ruleset = book.ruleset(rid)
+        if ruleset.base is not None and book.ruleset(ruleset.base).data["classes"] == \
+                ruleset.data["classes"]:
+            continue  # a variant that inherits its base's classes says nothing new
+        for name, klass in ruleset.data["classes"].items():
+            if "event" in klass and klass["event"] != name:
+                events.setdefault((rid, str(klass["event"])), []).append(f"`{name}`")
+    if events:
+        notes["classes.<name>.event"] = "In the bundled rulesets: " + "; ".join(
+            f"in {rid}, the classes {', '.join(names[:-1])} and {names[-1]} all count as the "
+            f"event `{event}`" if len(names) > 1 else
+            f"in {rid}, the class {names[0]} counts as the event `{event}`"
+            for (rid, event), names in events.items()) + "; every other class is its own event."
+    return notes
 
 
 def records_page(book: Book) -> str:
@@ -404,7 +459,7 @@ def ruleset_format_page(book: Book) -> str:
              "and `source`, and states only what changes: mappings merge key by key, anything "
              "else (a rule point, the list of interpretations) replaces the base's. A rule "
              "point always states both its value and its prose.",
-             "## Keys", fields_table(schema),
+             "## Keys", fields_table(schema, bundled_notes(book)),
              f"## A variant file\n\n`{book.folders[example]}/{path.name}`, whole:",
              "```yaml\n" + path.read_text(encoding="utf-8").rstrip() + "\n```",
              "How to write one, step by step: [Write a variant](new-variant.md)."]

@@ -212,9 +212,27 @@ def value_text(value: Any, key: str = "") -> str:
             return "none"
         return ", ".join(f"{k} {TIMES}{v}" for k, v in value.items())
     text = str(value)
-    if key in ("ranks", "jokers") and re.fullmatch(r"[3-9TJQKA2BR]*", text):
+    if key == "jokers" and re.fullmatch(r"[BR]*", text):
+        return jokers_text(text)
+    if key == "ranks" and re.fullmatch(r"[3-9TJQKA2BR]*", text):
         return ranks_text(text)
     return code_html(text)
+
+
+def jokers_text(jokers: str) -> str:
+    """``deck.jokers``, one letter per card: the cards, then how many of each kind.
+
+    >>> from re import sub
+    >>> sub("<[^>]+>", "", jokers_text("BBRR"))
+    'BBRR (two small jokers and two big jokers)'
+    >>> sub("<[^>]+>", "", jokers_text("BR")), jokers_text("")
+    ('BR (one small joker and one big joker)', 'none')
+    """
+    if not jokers:
+        return "none"
+    kinds = [plural(jokers.count(letter), JOKER_NAMES[letter], spell=True)
+             for letter in "BR" if letter in jokers]
+    return f"{card_faces(jokers)} ({' and '.join(kinds)})"
 
 
 def ranks_text(ranks: str) -> str:

@@ -17,8 +17,18 @@ from typing import Any
 from ddz_rules import cards
 from ddz_rules.docs import worked
 from ddz_rules.docs.book import Book, RulePoint, is_point, lookup, rule_points
+from ddz_rules.docs.names import (
+    article,
+    bomb_sizes,
+    class_label,
+    class_noun,
+    join_words,
+    size_word,
+    type_name,
+)
 from ddz_rules.docs.render import (
     GLOSSARY,
+    JOKER_NAMES,
     LEGEND,
     TIMES,
     WORTH,
@@ -35,7 +45,9 @@ from ddz_rules.docs.render import (
     term,
     value_text,
 )
+from ddz_rules.game import ALONE, CALL
 from ddz_rules.ruleset import CombinationType, Ruleset
+from ddz_rules.scoring import settle
 from ddz_rules.table import PlayTable, Reading
 
 #: Readable labels for the rule points the bundled rulesets use; others fall back to the key.
@@ -72,30 +84,13 @@ LABELS = {
     "kicker_trio_beside_chain": "Kicker trio next to the run",
 }
 
-#: Readable names of the combination types; others fall back to the key.
-TYPE_NAMES = {
-    "single": "Single",
-    "pair": "Pair",
-    "trio": "Trio",
-    "trio_single": "Trio with a single",
-    "trio_pair": "Trio with a pair",
-    "straight": "Straight",
-    "pair_straight": "Pair straight",
-    "airplane": "Airplane",
-    "airplane_singles": "Airplane with singles",
-    "airplane_pairs": "Airplane with pairs",
-    "four_two_singles": "Four with two singles",
-    "four_two_pairs": "Four with two pairs",
-    "bomb": "Bomb",
-    "rocket": "Rocket",
-}
-
 #: The sections of a page that hold rule points, in order: (heading, top-level key).
 SECTIONS = (
     ("Who plays", "players"),
     ("The deck", "deck"),
     ("The deal", "deal"),
     ("Who bids first and how the auction runs", "auction"),
+    ("The landlord's side", "teams"),
     ("The play", "play"),
 )
 LATER_SECTIONS = (
@@ -110,10 +105,6 @@ WIDTH_WORDS = {1: "one card", 2: "a pair", 3: "a trio", 4: "four cards"}
 WIDTH_NOUNS = {1: "card", 2: "pair", 3: "trio", 4: "four"}
 #: A kicker unit, by its width.
 UNIT_WORDS = {1: "single card", 2: "pair"}
-#: What a player calls the plays of each class: (one, many, a label for tables).
-CLASS_NOUNS = {"plain": ("ordinary play", "ordinary plays", "Ordinary plays"),
-               "bomb": ("bomb", "bombs", "Bombs"),
-               "rocket": ("rocket", "rockets", "The rocket")}
 
 
 def point_label(path: Sequence[str]) -> str:
@@ -121,40 +112,10 @@ def point_label(path: Sequence[str]) -> str:
     return LABELS.get(dotted) or LABELS.get(path[-1]) or label(path[-1])
 
 
-def type_name(name: str) -> str:
-    return TYPE_NAMES.get(name) or label(name)
-
-
 def point_md(point: RulePoint) -> str:
     """A rule point: its label and value in bold, then its prose, then its file key (small)."""
     value = value_text(point.value, point.path[-1])
     return f"**{point_label(point.path)}: {value}**\n\n{point.text} {key_ref(point.dotted)}"
-
-
-def class_noun(name: str, many: bool = False) -> str:
-    """What a player calls a play of a class: ``bomb``, ``ordinary play``."""
-    one, several, _ = CLASS_NOUNS.get(name, (f"{label(name).lower()} play",
-                                             f"{label(name).lower()} plays", label(name)))
-    return several if many else one
-
-
-def class_label(name: str) -> str:
-    """A class as a table label: ``Bombs``."""
-    return CLASS_NOUNS.get(name, ("", "", f"{label(name)} plays"))[2]
-
-
-def article(noun: str) -> str:
-    """``a bomb``, ``an ordinary play``; ``the rocket`` (there is only one)."""
-    if noun == "rocket":
-        return "the rocket"
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
-
-
-def join_words(words: Sequence[str], last: str = "and") -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(words) <= 1:
-        return "".join(words)
-    return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
 def class_plays(book: Book, ruleset: Ruleset, name: str) -> int:
@@ -173,12 +134,13 @@ def beats_text(book: Book, ruleset: Ruleset, name: str, short: bool = False) -> 
         return ("only a play of its own type" if short else
                 "only a play of the same type and the same length of run whose main part is "
                 "lower; the extra cards never count")
-    text = f"any {join_words([class_noun(n) for n in lower], 'or')}"
+    text = f"any {join_words([class_noun(n, ruleset=ruleset) for n in lower], 'or')}"
     if short:
         return text
     text += ", whatever its type"
     if class_plays(book, ruleset, name) > 1:
-        text += f"; between two {class_noun(name, many=True)}, the higher main part wins"
+        text += (f"; between two {class_noun(name, many=True, ruleset=ruleset)}, the higher "
+                 f"main part wins")
     elif all(k["level"] < level for n, k in classes.items() if n != name):
         text += "; nothing beats it"
     return text
@@ -311,7 +273,7 @@ def _point_change(point: RulePoint, old: Any) -> Change | None:
 
 def _combination_changes(base: Ruleset, ruleset: Ruleset, name: str,
                          spec: Mapping[str, Any]) -> list[Change]:
-    where = f"{type_name(name)} · {code_html(name)}"
+    where = f"{type_name(name, ruleset)} · {code_html(name)}"
     base_types = {c.name: c for c in base.combinations}
     new_types = {c.name: c for c in ruleset.combinations}
     old, new = base_types.get(name), new_types.get(name)
@@ -326,7 +288,8 @@ def _combination_changes(base: Ruleset, ruleset: Ruleset, name: str,
             ("main part", body_text(base, old), body_text(ruleset, new)),
             ("run", chain_text(old), chain_text(new)),
             ("extra cards", kicker_text(old), kicker_text(new)),
-            ("kind of play", class_noun(old.klass), class_noun(new.klass))):
+            ("kind of play", class_noun(old.klass, ruleset=base),
+             class_noun(new.klass, ruleset=ruleset))):
         if before != after:
             diffs.append(f"{aspect}: {before} → {after}")
     texts = []
@@ -379,8 +342,8 @@ def playable_ranks(ruleset: Ruleset, ctype: CombinationType) -> list[int]:
 def body_text(ruleset: Ruleset, ctype: CombinationType) -> str:
     """The main part of a play of this type (its body), in a player's words."""
     if ctype.fixed_set:
-        return "exactly these cards: " + card_faces(cards.RANKS[ctype.low:ctype.high + 1])
-    unit = WIDTH_WORDS.get(ctype.width, f"{ctype.width} cards")
+        return "exactly these cards: " + card_faces(fixed_cards(ctype))
+    unit = WIDTH_WORDS.get(ctype.width, f"{size_word(ctype.width)} cards")
     ranks = playable_ranks(ruleset, ctype)
     low, high = card_faces(cards.RANKS[ranks[0]]), card_faces(cards.RANKS[ranks[-1]])
     if ctype.max_length == 1:
@@ -462,7 +425,7 @@ def combination_md(book: Book, ruleset: Ruleset, ctype: CombinationType) -> str:
              f"**Beats:** {beats_text(book, ruleset, ctype.klass)}"]
     spec = ruleset.data["combinations"][ctype.name]
     own = rule_points(spec.get("kickers", {}), ("combinations", ctype.name, "kickers"))
-    parts = [f"### {type_name(ctype.name)} · `{ctype.name}`", ctype.text]
+    parts = [f"### {type_name(ctype.name, ruleset)} · `{ctype.name}`", ctype.text]
     shown = examples_md(prose_examples(ruleset).get(f"combinations.{ctype.name}", []))
     if shown:
         parts.append(shown)
@@ -477,14 +440,32 @@ def combination_md(book: Book, ruleset: Ruleset, ctype: CombinationType) -> str:
     return "\n\n".join(parts)
 
 
+def reading_example(book: Book, ruleset: Ruleset) -> tuple[int, Reading]:
+    """A play of this ruleset's table to explain readings with: of the first type that carries
+    kickers beside one rank (else any type with kickers, else the first type), the first whose
+    main part is kings, else the highest."""
+    table_ = book.table(ruleset.id)
+    kinds = ([c for c in ruleset.combinations if c.kicker_unit and not c.is_chain]
+             or [c for c in ruleset.combinations if c.kicker_unit] or list(ruleset.combinations))
+    name = kinds[0].name
+    found = [(key, next(r for r in table_.readings(key) if r.type == name))
+             for key in book.keys_by_type(ruleset.id)[name]]
+    kings = [(key, r) for key, r in found if r.rank == "K"]
+    return (kings or found[-1:])[0]
+
+
 def combinations_md(book: Book, ruleset: Ruleset) -> str:
     table_ = book.table(ruleset.id)
     enabled = [c.name for c in ruleset.combinations]
     disabled = [(n, s) for n, s in ruleset.data["combinations"].items() if n not in enabled]
+    key, reading = reading_example(book, ruleset)
+    shown = card_faces(cards.key_text(key))
+    body = card_faces(cards.key_text(key - reading.kicker_key))
+    kind = article(type_name(reading.type, ruleset).lower())
     parts = ["## Combinations",
              f"{plural(len(enabled), 'combination type')}, and {plural(len(table_), 'legal play')} "
              f"in all. Every play has a main part, the cards that decide what it beats (its "
-             f"{term('body', 'body')}: the trio in a trio with a single). Some types are a run "
+             f"{term('body', 'body')}: {body} in {shown}, {kind}). Some types are a run "
              f"of consecutive ranks (a {term('chain', 'chain')}), and some carry extra cards of "
              f"other ranks ({term('kickers', 'kicker')}), which never count when plays are "
              f"compared.",
@@ -492,7 +473,7 @@ def combinations_md(book: Book, ruleset: Ruleset) -> str:
              f"largest hand ({plural(ruleset.max_hand, 'card')}), with every way it reads. A "
              f"play's reading says what it is: its type, the number of ranks in its run (1 when "
              f"it is not a run) and the highest rank of its main part, written "
-             f"`type/length/rank`, as `trio_single/1/K` for a trio of kings with a single. "
+             f"`type/length/rank`, as `{reading.short()}` for {shown}. "
              + LEGEND]
     parts += [combination_md(book, ruleset, c) for c in ruleset.combinations]
     if disabled:
@@ -543,6 +524,7 @@ def beats_examples(book: Book, ruleset_id: str) -> list[BeatsExample]:
                                 "different types, both ordinary plays"))
     levels = sorted({c.level for c in ruleset.combinations})
     names = {k["level"]: n for n, k in ruleset.data["classes"].items()}
+    sizes = bomb_sizes(ruleset)
     for lower, higher in pairwise(levels):
         low_keys = [k for c in ruleset.combinations if c.level == lower for k in by_type[c.name]]
         high_keys = [k for c in ruleset.combinations if c.level == higher
@@ -550,43 +532,127 @@ def beats_examples(book: Book, ruleset_id: str) -> list[BeatsExample]:
         if not low_keys or not high_keys:
             continue
         top_low = max(low_keys, key=lambda k: (table_.readings(k)[0].rank_index, -k))
-        out.append(BeatsExample(high_keys[0], top_low,
-                                f"{article(class_noun(names[higher]))} beats any "
-                                f"{class_noun(names[lower])}, whatever its type"))
+        high, low = names[higher], names[lower]
+        high_noun, low_noun = class_noun(high, ruleset=ruleset), class_noun(low, ruleset=ruleset)
+        only = class_plays(book, ruleset, high) == 1
+        if high in sizes and low in sizes:
+            out.append(BeatsExample(high_keys[0], top_low,
+                                    f"{article(high_noun)} beats any {low_noun}, whatever the "
+                                    f"ranks: more cards beat fewer"))
+            out.append(BeatsExample(top_low, high_keys[0],
+                                    f"{article(low_noun)} never beats {article(high_noun)}, "
+                                    f"even of a lower rank"))
+        else:
+            out.append(BeatsExample(high_keys[0], top_low,
+                                    f"{article(high_noun, only)} beats any {low_noun}, "
+                                    f"whatever its type"))
         if len(high_keys) >= 2:
             out.append(BeatsExample(high_keys[-1], high_keys[0],
-                                    f"two {class_noun(names[higher], many=True)}: the higher "
-                                    f"main part wins"))
+                                    f"two {class_noun(high, many=True, ruleset=ruleset)}: the "
+                                    f"higher main part wins"))
     return out
+
+
+def fixed_cards(ctype: CombinationType) -> str:
+    """The cards of a fixed set (the rocket ``BR``; with two decks, the joker bomb ``BBRR``)."""
+    return "".join(cards.RANKS[r] * ctype.width for r in range(ctype.low, ctype.high + 1))
+
+
+def class_event(ruleset: Ruleset, name: str) -> str:
+    """The multiplier event a play of class ``name`` is (``classes.NAME.event``, else the class
+    name), with its factor, or ``none`` where ``scoring.multipliers`` does not name it."""
+    event = str(ruleset.data["classes"][name].get("event", name))
+    factor = ruleset.factors.get(event)
+    return "none" if factor is None else f"{code_html(event)} {TIMES}{factor}"
+
+
+def class_span(book: Book, ruleset: Ruleset, name: str) -> str:
+    """The plays of a class, lowest to highest: ``3333 to 2222 (13 plays)``, or the one play."""
+    table_ = book.table(ruleset.id)
+    keys = [k for c in ruleset.combinations if c.klass == name
+            for k in book.keys_by_type(ruleset.id)[c.name]]
+    if len(keys) == 1:
+        return f"{card_faces(cards.key_text(keys[0]))}, the only one"
+    low = min(keys, key=lambda k: (table_.readings(k)[0].rank_index, k))
+    high = max(keys, key=lambda k: (table_.readings(k)[0].rank_index, -k))
+    return (f"{card_faces(cards.key_text(low))} to {card_faces(cards.key_text(high))} "
+            f"({plural(len(keys), 'play')})")
+
+
+def ladder_md(book: Book, ruleset: Ruleset) -> str:
+    """The classes above ordinary plays, weakest first, each with its lowest and highest play,
+    and the card sets a fixed set's ranks make that are no play (one small and one big joker,
+    where the top play is all four jokers)."""
+    classes = sorted((k["level"], n) for n, k in ruleset.data["classes"].items()
+                     if k["level"] > 0 and any(c.klass == n for c in ruleset.combinations))
+    if not classes:
+        return ""
+    steps = []
+    for _level, name in classes:
+        only = class_plays(book, ruleset, name) == 1
+        noun = class_noun(name, many=not only, ruleset=ruleset)
+        label_ = noun if not only else article(noun, only=True)
+        steps.append(f"1. **{label_[:1].upper()}{label_[1:]}**: "
+                     f"{class_span(book, ruleset, name)}")
+    top = classes[-1][1]
+    top_only = class_plays(book, ruleset, top) == 1
+    strongest = article(class_noun(top, ruleset=ruleset), top_only)
+    text = ["The stronger kinds of play form a ladder, weakest first. Each kind beats every "
+            "kind before it, whatever the types and ranks; within one kind, the higher main part "
+            f"wins; nothing beats {strongest}{'' if top_only else ' of the highest rank'}.",
+            "\n".join(steps)]
+    table_ = book.table(ruleset.id)
+    for ctype in ruleset.combinations:
+        if not ctype.fixed_set or ctype.width == 1:
+            continue
+        one_each = cards.RANKS[ctype.low:ctype.high + 1]
+        if table_.classify(one_each):
+            continue
+        names = join_words([f"one {JOKER_NAMES.get(r, r)}" for r in one_each])
+        whole = article(type_name(ctype.name, ruleset).lower(), only=True)
+        text.append(f"{card_faces(one_each)}, {names} together, is no play here: "
+                    f"{card_faces(fixed_cards(ctype))} together is {whole}, and no "
+                    f"combination type reads {card_faces(one_each)} "
+                    f"(`ddz classify -r {ruleset.id} {one_each}` finds no reading).")
+    return "\n\n".join(text)
 
 
 def beats_md(book: Book, ruleset: Ruleset) -> str:
     table_ = book.table(ruleset.id)
     rows = []
     for name, klass in sorted(ruleset.data["classes"].items(), key=lambda kv: kv[1]["level"]):
-        members = [type_name(c.name) for c in ruleset.combinations if c.klass == name]
-        rows.append([f'{class_label(name)}<br><small class="key">'
+        members = [type_name(c.name, ruleset) for c in ruleset.combinations if c.klass == name]
+        rows.append([f'{class_label(name, ruleset)}<br><small class="key">'
                      f"{code_html(f'classes.{name}')} · level {klass['level']}</small>",
                      ", ".join(members) if members else "no type of this ruleset",
                      beats_text(book, ruleset, name) if members else "does not apply",
+                     class_event(ruleset, name),
                      str(klass["text"])])
-    stronger = sorted((k["level"], n) for n, k in ruleset.data["classes"].items())
-    beaten = [join_words([class_noun(m) for lv, m in stronger if lv < level], "or")
-              for level, _ in stronger]
-    parts = ["## What beats what",
-             "A play answers the play before it only if it beats it. An ordinary play beats "
+    stronger = sorted((k["level"], n) for n, k in ruleset.data["classes"].items()
+                      if any(c.klass == n for c in ruleset.combinations))
+    above = [n for lv, n in stronger if lv > stronger[0][0]]
+    intro = ("A play answers the play before it only if it beats it. An ordinary play beats "
              "only a play of the same type and the same length of run whose main part is "
-             "lower; the extra cards never count. A few plays are stronger kinds, each its own "
-             f"{term('class', 'class')}: "
-             + join_words([f"{article(class_noun(n))} beats any {lower}"
-                           for (_, n), lower in zip(stronger, beaten, strict=True) if lower])
-             + ", whatever its type.",
-             table(["Kind of play", "Types", "Beats", "Rule"], rows)]
+             "lower; the extra cards never count.")
+    if above:
+        only = class_plays(book, ruleset, above[0]) == 1
+        intro += (f" A few plays are stronger kinds, each its own {term('class', 'class')}: "
+                  f"{article(class_noun(above[0], ruleset=ruleset), only)} beats any "
+                  f"{class_noun(stronger[0][1], ruleset=ruleset)}, whatever its type"
+                  + (", and each kind above it beats every kind below." if len(above) > 1
+                     else "."))
+    parts = ["## What beats what", intro]
+    ladder = ladder_md(book, ruleset)
+    if ladder:
+        parts.append(ladder)
+    parts.append("Every kind of play, with the multiplier event a play of it counts as in the "
+                 "scoring (`scoring.multipliers`):")
+    parts.append(table(["Kind of play", "Types", "Beats", "Multiplier event", "Rule"], rows))
     examples = prose_examples(ruleset)
     for name in ruleset.data["classes"]:
         shown = examples_md(examples.get(f"classes.{name}", []))
         if shown:
-            parts.append(f"{class_label(name)} ({code_html(name)}). {shown}")
+            parts.append(f"{class_label(name, ruleset)} ({code_html(name)}). {shown}")
     parts.append("The engine decides these examples (`ddz beats PLAY PREVIOUS`):")
     example_rows = []
     for ex in beats_examples(book, ruleset.id):
@@ -610,22 +676,55 @@ def _section(data: Mapping[str, Any], key: str) -> list[RulePoint]:
 
 
 def deck_facts(ruleset: Ruleset) -> str:
+    """The deck counted out: suited cards, jokers, and the whole."""
     suited = [r for r in ruleset.deck_ranks if r not in cards.JOKERS]
-    jokers = [r for r in ruleset.deck_ranks if r in cards.JOKERS]
-    return (f"In all, {plural(ruleset.deck_size, 'card')}: {plural(len(suited), 'rank')} "
-            f"{TIMES} {plural(ruleset.copies[suited[0]], 'copy')} and "
-            f"{plural(len(jokers), 'joker')}: "
-            + card_faces(cards.text(r for r in ruleset.deck_ranks)) + ".")
+    jokers = "".join(cards.RANKS[r] * ruleset.copies[r] for r in ruleset.deck_ranks
+                     if r in cards.JOKERS)
+    copies = ruleset.copies[suited[0]] if suited else 0
+    text = (f"In all, {plural(ruleset.deck_size, 'card')}: {plural(len(suited), 'rank')} "
+            f"{TIMES} {plural(copies, 'copy')} = {plural(len(suited) * copies, 'card')}, and "
+            f"{plural(len(jokers), 'joker')}")
+    return text + (f" ({card_faces(jokers)})." if jokers else ".")
 
 
 def deal_facts(ruleset: Ruleset) -> str:
     dealt = ruleset.players * ruleset.hand_size
-    text = (f"{ruleset.players} {TIMES} {ruleset.hand_size} = {plural(dealt, 'card')} are "
-            f"dealt and {plural(ruleset.kitty, 'card')} go to the kitty")
+    text = f"{ruleset.players} {TIMES} {ruleset.hand_size} = {plural(dealt, 'card')} are dealt"
+    text += (f" and {plural(ruleset.kitty, 'card')} go to the kitty" if ruleset.kitty
+             else " and none goes to a kitty")
     if ruleset.undealt:
-        return text + (f"; the other {number(ruleset.undealt)} of the "
-                       f"{plural(ruleset.deck_size, 'card')} are never dealt.")
-    return text + f": the whole deck of {plural(ruleset.deck_size, 'card')}."
+        text += (f"; the other {number(ruleset.undealt)} of the "
+                 f"{plural(ruleset.deck_size, 'card')} are never dealt.")
+    else:
+        text += f": the whole deck of {plural(ruleset.deck_size, 'card')}."
+    if not ruleset.kitty:
+        text += (" With no kitty, whether it is shown (`deal.kitty_shown`) never comes into "
+                 "play.")
+    return text
+
+
+def sides_text(ruleset: Ruleset) -> str:
+    """Who plays against whom, from ``players`` and ``teams.partner``."""
+    peasants = plural(ruleset.players - 1, term("peasant", "peasant"),
+                      term("peasants", "peasant"), spell=True)
+    text = f"the {term('landlord', 'landlord')} alone against {peasants}"
+    if ruleset.partner_rule == "called_rank":
+        text += (f", or, once a {term('partner', 'partner')} joins him by playing the "
+                 f"{term('called rank', 'called-rank')}, the two of them against "
+                 f"{plural(ruleset.players - 2, 'peasant', spell=True)}")
+    return text
+
+
+def call_facts(ruleset: Ruleset) -> str:
+    """How the call is made and kept, where the landlord calls a rank for a partner."""
+    ranks = card_faces(cards.text(ruleset.deck_ranks))
+    return (f"The landlord's choice is one word, said right after he takes the kitty and before "
+            f"he leads: `{ALONE}`, or `{CALL.strip()}` and a rank of the deck ({ranks}), as "
+            f"`{CALL}7`. A hand record keeps it as `partner_call`. Every player sees the "
+            f"called rank, and who the partner is once he has joined; until then there is no "
+            f"partner, hidden or not. How a partner changes the settlement is under "
+            f"[Scoring](#scoring), and the [worked example](#a-worked-example) shows a call, "
+            f"a join and the settlement by side.")
 
 
 def glance_md(book: Book, ruleset: Ruleset) -> str:
@@ -633,18 +732,24 @@ def glance_md(book: Book, ruleset: Ruleset) -> str:
     readings = ("every play has exactly one reading" if not report["ambiguous"]
                 else f"{plural(report['ambiguous'], 'play')} read several ways; the player "
                      f"names the reading")
-    peasants = plural(ruleset.players - 1, term("peasant", "peasant"),
-                      term("peasants", "peasant"), spell=True)
     undealt = f"{number(ruleset.undealt)} never dealt" if ruleset.undealt else "all dealt"
-    rows = [["Players", f"{ruleset.players}: the {term('landlord', 'landlord')} alone against "
-                        f"{peasants}"],
+    hand = plural(ruleset.hand_size, "card")
+    if ruleset.kitty:
+        hand += (f"; the landlord takes the {term('kitty', 'kitty')} of "
+                 f"{plural(ruleset.kitty, 'card')} and holds {ruleset.max_hand}")
+    else:
+        hand += "; there is no kitty, so the landlord plays the cards he was dealt"
+    top = max(((k["level"], n) for n, k in ruleset.data["classes"].items()
+               if any(c.klass == n for c in ruleset.combinations)))[1]
+    only = class_plays(book, ruleset, top) == 1
+    rows = [["Players", f"{ruleset.players}: {sides_text(ruleset)}"],
             ["Deck", f"{plural(ruleset.deck_size, 'card')}, {undealt}"],
-            ["Hand", f"{plural(ruleset.hand_size, 'card')}; the landlord takes the "
-                     f"{term('kitty', 'kitty')} of {plural(ruleset.kitty, 'card')} and holds "
-                     f"{ruleset.max_hand}"],
+            ["Hand", hand],
             ["Auction", code_html(ruleset.auction_family)],
             ["Combination types", str(len(ruleset.combinations))],
             ["Legal plays", number(report["plays"])],
+            ["Strongest play", f"{article(class_noun(top, ruleset=ruleset), only)}, "
+                               f"{class_span(book, ruleset, top)}"],
             ["Readings", readings]]
     return "## At a glance\n\n" + table(["Rule", "This ruleset"], rows)
 
@@ -664,9 +769,16 @@ def readings_md(book: Book, ruleset: Ruleset) -> str:
         parts.append(f"The exhaustive check reads all {plural(report['plays'], 'play')}: "
                      f"every one has exactly one reading.")
     parts.append("### Kicker rules")
-    parts.append(f"{term('Kickers', 'kicker')} are the extra cards a trio, an airplane or a four "
-                 f"carries beside its main part. These rules hold for every type with kickers "
-                 f"unless the type states its own.")
+    carriers = [article(type_name(c.name, ruleset).lower()) for c in ruleset.combinations
+                if c.kicker_unit]
+    if carriers:
+        parts.append(f"{term('Kickers', 'kicker')} are the extra cards a play carries beside its "
+                     f"main part; here {join_words(carriers, 'or')} carries them. These rules "
+                     f"hold for every type with kickers unless the type states its own.")
+    else:
+        parts.append(f"{term('Kickers', 'kicker')} are the extra cards a play carries beside its "
+                     f"main part; no type of this ruleset carries any, so these rules never "
+                     f"come into play.")
     parts += [point_block(ruleset, p) for p in _section(ruleset.data, "kickers")]
     return "\n\n".join(parts)
 
@@ -717,6 +829,77 @@ def covered_keys() -> set[str]:
                                                       "combinations"}
 
 
+def glossary_ids(book: Book) -> list[str]:
+    """The entries of the glossary on the home page (``docs/index.md``), by anchor."""
+    path = book.root / "docs" / "index.md"
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    return re.findall(r'<dt id="([^"]+)">', text)
+
+
+def glossary_words(book: Book, ruleset: Ruleset) -> str:
+    """The words of the game a ruleset's page uses, each linked to its glossary entry: the
+    roles and sides the ruleset has, the kitty if it has one, its stronger kinds of play, and
+    the scoring words its multipliers need."""
+    words = [("landlord", "landlord"), ("peasant", "peasant")]
+    if ruleset.partner_rule != "none":
+        words += [("partner", "partner"), ("called rank", "called-rank"), ("side", "side")]
+    if ruleset.kitty:
+        words.append(("kitty", "kitty"))
+    words += [("bid", "bid"), ("trick", "trick"), ("kicker", "kicker"), ("run", "chain")]
+    levels = ruleset.data["classes"]
+    for name in sorted(set(ruleset.class_of.values()), key=lambda n: levels[n]["level"]):
+        if name in bomb_sizes(ruleset):
+            words.append(("bomb", "bomb"))
+        else:
+            words.append((class_noun(name, ruleset=ruleset), name.replace("_", "-")))
+    words += [("multiplier", "multiplier"), ("stake", "stake")]
+    if {"spring", "anti_spring"} & set(ruleset.factors):
+        words.append(("spring", "spring"))
+    known = set(glossary_ids(book))
+    return ", ".join(term(word, anchor) for word, anchor in dict.fromkeys(words)
+                     if anchor in known)
+
+
+def score_units(score: int) -> str:
+    """A score in units of the stake: ``+2S``, ``-S``."""
+    size = abs(score)
+    return ("+" if score > 0 else "-") + ("" if size == 1 else str(size)) + "S"
+
+
+def settlement_md(ruleset: Ruleset) -> str:
+    """Who pays whom, in units of the stake S, as the engine settles a hand
+    (:func:`ddz_rules.scoring.settle`): for the landlord alone and, where a partner may join
+    him, for a side of two."""
+    stake = 1 if ruleset.cap is None else min(1, ruleset.cap)
+    if stake < 1:
+        return ""
+    sides = [(0,)] + ([(0, 1)] if ruleset.partner_rule != "none" else [])
+    with_partner = len(sides) > 1
+    rows = []
+    for side in sides:
+        for won in (True, False):
+            scores = settle(ruleset, side, won, 1, []).scores
+            peasant = next(s for seat, s in enumerate(scores) if seat not in side)
+            who = ("the landlord and his partner" if len(side) > 1 else
+                   "the landlord alone")
+            against = plural(ruleset.players - len(side), "peasant", spell=True)
+            peasant_side = ("the peasant" if ruleset.players - len(side) == 1
+                            else "the peasants")
+            row = [f"{who}, against {against}",
+                   ("the landlord's side" if with_partner else "the landlord") if won
+                   else peasant_side,
+                   score_units(scores[0])]
+            if with_partner:
+                row.append(score_units(scores[1]) if len(side) > 1 else "no partner")
+            row.append(score_units(peasant))
+            rows.append(row)
+    header = ["Landlord's side", "Winner", "Landlord"]
+    header += ["Partner"] if with_partner else []
+    header += ["Each peasant"]
+    return (f"What each seat scores as the engine settles a hand, counted in stakes: the "
+            f"stake S is {WORTH}.\n\n" + table(header, rows))
+
+
 def ruleset_page(book: Book, ruleset_id: str) -> str:
     """The page of one ruleset."""
     ruleset = book.ruleset(ruleset_id)
@@ -724,8 +907,8 @@ def ruleset_page(book: Book, ruleset_id: str) -> str:
             f"Ruleset `{ruleset.id}`, file `{ruleset.path}`"
             + (f", extends [{ruleset.base}]({ruleset.base}.md)." if ruleset.base else "."),
             source_md(ruleset),
-            f"The words of the game (landlord, peasant, kitty, bid, trick, kicker, run, bomb, "
-            f"rocket...) are explained in the [glossary](../{GLOSSARY})."]
+            f"The words of the game this page uses ({glossary_words(book, ruleset)}...) are "
+            f"explained in the [glossary](../{GLOSSARY})."]
     if ruleset.base is not None:
         head.append(changes_md(book, ruleset))
     head.append(glance_md(book, ruleset))
@@ -738,6 +921,8 @@ def ruleset_page(book: Book, ruleset_id: str) -> str:
             body.append(deck_facts(ruleset))
         if key == "deal":
             body.append(deal_facts(ruleset))
+        if key == "teams" and ruleset.partner_rule == "called_rank":
+            body.append(call_facts(ruleset))
     body.append(combinations_md(book, ruleset))
     body.append(readings_md(book, ruleset))
     body.append(beats_md(book, ruleset))
@@ -745,7 +930,10 @@ def ruleset_page(book: Book, ruleset_id: str) -> str:
         points = _section(ruleset.data, key)
         if points:
             body.append(f"## {heading}\n\n" + points_md(ruleset, points))
-    body.append("## A worked example\n\n" + worked.render(worked.worked_example(book, ruleset_id)))
+        if key == "scoring":
+            body.append(settlement_md(ruleset))
+    body.append("## A worked example\n\n" + worked.render(worked.worked_example(book, ruleset_id),
+                                                          worked.alone_example(ruleset)))
     others = [k for k in ruleset.data if k not in covered_keys() and k not in
               ("id", "title", "summary", "source", "interpretations", "extends",
                "examples")]

@@ -2,28 +2,48 @@
 
 Where a hand record in ``tests/fixtures/records`` is written for the ruleset (each is the worked
 example of a source text), that record is replayed. Otherwise a hand is dealt the way
-``ddz simulate --hands 1 --seed S`` deals it and played by random legal players; the first run
-seed whose hand has at least two multiplier events is shown (at least one, if none has two).
+``ddz simulate --hands 1 --seed S`` deals it and played by random legal players, and the first
+run seed whose hand shows what the ruleset has to show is taken (:func:`wants`): a multiplier
+event; where a partner may join the landlord, a partner who joins; where a variant adds
+multiplier events to its base, one of them; and at least two events. Where no seed of the
+first :data:`SEARCH` shows all of them, the last wish is dropped, and so on.
+
+Where a partner may join, the page also shows, from another real hand, the landlord who ends
+alone (:func:`alone_example`).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ddz_rules import cards
 from ddz_rules.docs.book import Book
-from ddz_rules.docs.render import TIMES, admonition, card_faces, code_html, plural, table
-from ddz_rules.game import Hand, Passed, Played, Said
+from ddz_rules.docs.names import article, class_noun, join_words
+from ddz_rules.docs.render import (
+    JOKER_NAMES,
+    TIMES,
+    admonition,
+    card_faces,
+    code_html,
+    plural,
+    table,
+)
+from ddz_rules.game import Called, Hand, Joined, Passed, Played, Said
 from ddz_rules.records import read_record, replay, to_record
 from ddz_rules.ruleset import Ruleset
+from ddz_rules.scoring import Result
 from ddz_rules.simulate import hand_seed, play_random
 
-#: Run seeds tried when looking for a hand with multiplier events.
+#: Run seeds tried when looking for a hand that shows what the page wants.
 SEARCH = 200
 RECORDS = Path("tests") / "fixtures" / "records"
+
+#: What a hand should show, in words, with the test of a finished hand.
+Want = tuple[str, Callable[[Hand], bool]]
 
 
 @dataclass(frozen=True)
@@ -35,6 +55,8 @@ class WorkedExample:
     record: dict[str, Any]
     record_path: str | None = None
     run_seed: int | None = None
+    #: What the hand was chosen to show (for a seeded hand), in words.
+    shows: tuple[str, ...] = field(default=())
 
     @property
     def result(self) -> dict[str, Any]:
@@ -62,21 +84,77 @@ def record_for(root: Path, ruleset_id: str) -> Path | None:
     return None
 
 
-def seeded_hand(ruleset: Ruleset) -> tuple[int, Hand]:
-    """The first run seed whose first hand is played out with two multiplier events (or one)."""
-    fallback: tuple[int, Hand] | None = None
-    for seed in range(SEARCH):
-        hand = play_random(ruleset, hand_seed(seed, 0), dealer=0)
-        result = hand.result
-        assert result is not None
-        if result.redeal or not result.events:
-            continue
-        if len(result.events) >= 2:
-            return seed, hand
-        fallback = fallback or (seed, hand)
-    if fallback is None:
-        raise RuntimeError(f"no hand of {ruleset.id} in {SEARCH} seeds has a multiplier event")
-    return fallback
+def added_events(book: Book, ruleset: Ruleset) -> list[str]:
+    """The multiplier events a variant's ``scoring.multipliers`` names and its base's does not."""
+    if ruleset.base is None:
+        return []
+    base = book.ruleset(ruleset.base)
+    return [name for name in ruleset.factors if name not in base.factors]
+
+
+def wants(book: Book, ruleset: Ruleset) -> list[Want]:
+    """What the worked example should show, the most wanted first."""
+    out: list[Want] = [("a multiplier event", lambda h: bool(_result(h).events))]
+    if ruleset.partner_rule != "none":
+        out.append(("a partner joining the landlord", lambda h: h.partner is not None))
+    added = added_events(book, ruleset)
+    if added:
+        names = join_words([f"`{name}`" for name in added], "or")
+        out.append((f"an event this variant adds to {ruleset.base} ({names})",
+                    lambda h: any(e.name in added for e in _result(h).events)))
+    out.append(("at least two multiplier events", lambda h: len(_result(h).events) >= 2))
+    return out
+
+
+def _result(hand: Hand) -> Result:
+    assert hand.result is not None
+    return hand.result
+
+
+def _all_of(wished: list[Want]) -> Callable[[Hand], bool]:
+    return lambda hand: all(test(hand) for _, test in wished)
+
+
+class _Hands:
+    """The first hand of each run seed, played once and kept."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.played: dict[int, Hand] = {}
+
+    def __call__(self, seed: int) -> Hand:
+        if seed not in self.played:
+            self.played[seed] = play_random(self.ruleset, hand_seed(seed, 0), dealer=0)
+        return self.played[seed]
+
+    def first(self, test: Callable[[Hand], bool]) -> tuple[int, Hand] | None:
+        """The first run seed whose hand is played out (not thrown in) and passes ``test``."""
+        for seed in range(SEARCH):
+            hand = self(seed)
+            if not _result(hand).redeal and test(hand):
+                return seed, hand
+        return None
+
+
+def seeded_hand(book: Book, ruleset: Ruleset) -> tuple[int, Hand, tuple[str, ...]]:
+    """The first run seed whose hand shows everything :func:`wants` asks for, dropping the
+    last wish while no seed shows them all; with what it shows."""
+    hands = _Hands(ruleset)
+    wished = wants(book, ruleset)
+    for size in range(len(wished), 0, -1):
+        now = wished[:size]
+        found = hands.first(_all_of(now))
+        if found is not None:
+            return (*found, tuple(words for words, _ in now))
+    raise RuntimeError(f"no hand of {ruleset.id} in {SEARCH} seeds has a multiplier event")
+
+
+def alone_example(ruleset: Ruleset) -> tuple[int, Hand] | None:
+    """Where a partner may join the landlord: the first run seed whose hand ends with the
+    landlord alone (he declared it, or nobody else played the rank he called)."""
+    if ruleset.partner_rule == "none":
+        return None
+    return _Hands(ruleset).first(lambda h: h.partner is None)
 
 
 def worked_example(book: Book, ruleset_id: str) -> WorkedExample:
@@ -90,56 +168,129 @@ def worked_example(book: Book, ruleset_id: str) -> WorkedExample:
             raise RuntimeError(f"{path}: {outcome.reason}")
         return WorkedExample(ruleset, outcome.hand, record,
                              record_path=path.relative_to(book.root).as_posix())
-    seed, hand = seeded_hand(ruleset)
-    return WorkedExample(ruleset, hand, to_record(hand), run_seed=seed)
+    seed, hand, shows = seeded_hand(book, ruleset)
+    return WorkedExample(ruleset, hand, to_record(hand), run_seed=seed, shows=shows)
 
 
 # --------------------------------------------------------------------------- Markdown
 
 
-def seat_name(seat: int, landlord: int | None) -> str:
-    role = "" if landlord is None else (" (landlord)" if seat == landlord else " (peasant)")
-    return f"seat {seat}{role}"
+def seat_name(seat: int, landlord: int | None, partner: int | None = None) -> str:
+    """A seat with its role at the end of the hand: landlord, partner or peasant."""
+    if landlord is None:
+        return f"seat {seat}"
+    role = "landlord" if seat == landlord else "partner" if seat == partner else "peasant"
+    return f"seat {seat} ({role})"
+
+
+def seats_text(seats: list[int]) -> str:
+    """``seat 1``, ``seat 1 and seat 3``."""
+    return join_words([f"seat {s}" for s in seats])
 
 
 def score_text(scores: list[int]) -> str:
     return "; ".join(f"seat {i} {s:+d}" for i, s in enumerate(scores))
 
 
-def event_text(event: dict[str, Any]) -> str:
+def rank_faces(rank: int) -> str:
+    """A called rank as a card face, with the joker's name where it is one."""
+    text = cards.RANKS[rank]
+    name = f" ({JOKER_NAMES[text]})" if text in JOKER_NAMES else ""
+    return card_faces(text) + name
+
+
+#: What a seat was dealt for each dealt-hand bonus (``scoring.multipliers``), in the words of
+#: the rulesets that name them; another event of a seat is "seat N's dealt hand".
+DEALT = {"double_joker": "was dealt both jokers",
+         "full_straight": "was dealt one card of every rank from 3 to the ace"}
+
+
+def event_text(event: dict[str, Any], ruleset: Ruleset, hand: Hand) -> str:
+    """A multiplier event: its name and factor, then who caused it, and, where the play's kind
+    is not named by the event (a bomb of five is the event ``bomb``), what kind it was."""
     where = ""
     if "cards" in event:
-        where = f" (seat {event['seat']} plays {card_faces(str(event['cards']))})"
+        played = str(event["cards"])
+        where = f" (seat {event['seat']} plays {card_faces(played)}"
+        kinds = {ruleset.class_of[r.type] for r in hand.table.classify(played)}
+        nouns = [class_noun(k, ruleset=ruleset) for k in sorted(kinds)]
+        if nouns and all(n.replace(" ", "_") != event["event"] for n in nouns):
+            where += ", " + join_words([article(n) for n in nouns], "or")
+        where += ")"
+    elif "seat" in event:
+        dealt = DEALT.get(str(event["event"]))
+        where = (f" (seat {event['seat']} {dealt})" if dealt
+                 else f" (seat {event['seat']}'s dealt hand)")
     return f"{code_html(str(event['event']))} {TIMES}{event['factor']}{where}"
 
 
-def render(example: WorkedExample) -> str:
-    """The worked example as Markdown: deal, auction, play, events and settlement."""
+@dataclass(frozen=True)
+class Teams:
+    """How the landlord's side formed in a hand: the call and the join."""
+
+    called: int | None  # the rank called; None: no call (no partner rule, or alone)
+    declared_alone: bool
+    partner: int | None
+    #: The number of the play-table row (plays and passes, from 1) whose play joined him.
+    joined_at: int | None
+    joining_play: str | None
+
+
+def teams_of(hand: Hand) -> Teams:
+    called: int | None = None
+    alone = False
+    joined_at: int | None = None
+    joining: str | None = None
+    row = 0
+    last_play = ""
+    for op in hand.log:
+        if isinstance(op, Called):
+            called, alone = op.rank, op.rank is None
+        elif isinstance(op, Played | Passed):
+            row += 1
+            last_play = op.play.cards if isinstance(op, Played) else ""
+        elif isinstance(op, Joined):
+            joined_at, joining = row, last_play
+    return Teams(called, alone, hand.partner, joined_at, joining)
+
+
+def render(example: WorkedExample, alone: tuple[int, Hand] | None = None) -> str:
+    """The worked example as Markdown: deal, auction, the partner call, play, join,
+    settlement; and, where given, a hand in which the landlord ended alone."""
     hand, result, ruleset = example.hand, example.result, example.ruleset
     landlord = result["landlord"]
+    teams = teams_of(hand)
     out: list[str] = []
     if example.record_path is not None:
         out.append(f"This is the worked example of the source text, written as a hand record "
                    f"(`{example.record_path}`) and replayed here by the engine, action by "
                    f"action.")
     else:
-        shows = ("at least two multiplier events" if len(result["events"]) >= 2
-                 else "a multiplier event")
+        shows = list(example.shows)
+        if "at least two multiplier events" in shows:
+            shows.remove("a multiplier event")
         out.append(f"A hand dealt from run seed {example.run_seed} and played to the end by "
                    f"random legal players, exactly as `ddz simulate` plays it; it is the first "
-                   f"run seed whose hand shows {shows}. Every number below is the engine's.")
+                   f"run seed whose hand shows {join_words(shows)}. Every number below is "
+                   f"the engine's.")
     out.append("```console\n" + "\n".join(f"$ {c}" for c in example.commands()) + "\n```")
-    out.append(_deal(example))
+    out.append(_deal(example, teams))
     out.append(_auction(hand, landlord))
-    out.append(_plays(hand, landlord))
-    out.append(_settlement(ruleset, result))
+    if ruleset.partner_rule != "none" and landlord is not None:
+        out.append(_call(landlord, teams))
+    out.append(_plays(hand, landlord, teams))
+    if teams.called is not None:
+        out.append(_join(hand, landlord, teams))
+    out.append(_settlement(ruleset, hand, result, teams))
+    if alone is not None:
+        out.append(_alone(ruleset, *alone))
     return "\n\n".join(out)
 
 
-def _deal(example: WorkedExample) -> str:
+def _deal(example: WorkedExample, teams: Teams) -> str:
     d = example.hand.deal
     landlord = example.hand.landlord
-    rows = [[seat_name(seat, landlord), card_faces(cards.key_text(key))]
+    rows = [[seat_name(seat, landlord, teams.partner), card_faces(cards.key_text(key))]
             for seat, key in enumerate(d.hands)]
     if example.hand.ruleset.kitty:
         rows.append(["kitty", card_faces(cards.key_text(d.kitty))])
@@ -150,7 +301,9 @@ def _deal(example: WorkedExample) -> str:
         notes.append(f"the marked card is a {card_faces(cards.RANKS[d.marked_card])}")
     if d.turned_card is not None:
         notes.append(f"the turned card is a {card_faces(cards.RANKS[d.turned_card])}")
-    return ("**The deal.** " + "; ".join(notes) + ".\n\n"
+    roles = ("; each seat is shown with the role it had when the hand ended"
+             if teams.partner is not None else "")
+    return ("**The deal.** " + "; ".join(notes) + roles + ".\n\n"
             + table(["Seat", "Cards dealt"], rows))
 
 
@@ -159,13 +312,16 @@ WORDS = {"pass": "passes", "call": "calls", "no-call": "does not call", "rob": "
          "no-rob": "does not rob", "grab": "grabs", "no-grab": "does not grab"}
 
 
-def said(word: str) -> str:
-    """An auction word as prose: ``2`` is ``bids 2``."""
-    return f"bids {word}" if word.isdigit() else WORDS.get(word, word)
+def said(word: str, bids: tuple[int, ...] = ()) -> str:
+    """An auction word as prose: ``2`` is ``bids 2``; where 1 is the only bid, ``calls``."""
+    if word.isdigit():
+        return "calls (a bid of 1)" if bids == (1,) and word == "1" else f"bids {word}"
+    return WORDS.get(word, word)
 
 
 def _auction(hand: Hand, landlord: int | None) -> str:
-    words = [f"seat {op.seat} {said(op.word)}" for op in hand.log if isinstance(op, Said)]
+    words = [f"seat {op.seat} {said(op.word, hand.ruleset.bids)}" for op in hand.log
+             if isinstance(op, Said)]
     text = "**The auction.** " + ", ".join(words) + "."
     if landlord is None:
         return text + " Nobody took the hand."
@@ -178,45 +334,154 @@ def _auction(hand: Hand, landlord: int | None) -> str:
                    f"holds {plural(held, 'card')}.")
 
 
-def _plays(hand: Hand, landlord: int | None) -> str:
+def _call(landlord: int, teams: Teams) -> str:
+    if teams.called is None:
+        return (f"**The partner call.** Having taken the kitty, seat {landlord} declares that "
+                f"he plays alone: nobody can join him, and he plays against the three others.")
+    return (f"**The partner call.** Having taken the kitty, seat {landlord} calls the rank "
+            f"{rank_faces(teams.called)}: the first other player to play a card of that rank "
+            f"will join him as his partner.")
+
+
+def _plays(hand: Hand, landlord: int | None, teams: Teams) -> str:
     rows: list[list[str]] = []
     for op in hand.log:
         if isinstance(op, Played):
-            rows.append([str(len(rows) + 1), seat_name(op.seat, landlord),
+            rows.append([str(len(rows) + 1), seat_name(op.seat, landlord, teams.partner),
                          f"{card_faces(op.play.cards)} as {code_html(op.play.reading.short())}"])
         elif isinstance(op, Passed):
-            rows.append([str(len(rows) + 1), seat_name(op.seat, landlord), "pass"])
+            rows.append([str(len(rows) + 1), seat_name(op.seat, landlord, teams.partner),
+                         "pass"])
+        elif isinstance(op, Joined) and rows and teams.called is not None:
+            rows[-1][1] = f"seat {op.seat} (joins the landlord here)"
+            rows[-1][2] += (f"; it holds the called {rank_faces(teams.called)}, so seat "
+                            f"{op.seat} becomes the landlord's partner")
     played = sum(1 for r in rows if r[2] != "pass")
     body = table(["#", "Seat", "Action"], rows)
     return admonition("example", f"The play: {plural(played, 'play')} and "
                       f"{plural(len(rows) - played, 'pass')}", body, collapsible=True)
 
 
-def _settlement(ruleset: Ruleset, result: dict[str, Any]) -> str:
+def _join(hand: Hand, landlord: int | None, teams: Teams) -> str:
+    assert teams.called is not None
+    rank = rank_faces(teams.called)
+    players = hand.ruleset.players
+    if teams.partner is None or teams.joined_at is None or teams.joining_play is None:
+        return (f"**Nobody joins.** No other seat played a card of the called rank {rank} "
+                f"before the hand ended, so the landlord played alone against all "
+                f"{plural(players - 1, 'other', spell=True)}.")
+    peasants = [s for s in range(players) if s not in (landlord, teams.partner)]
+    return (f"**The join.** At action {teams.joined_at} of the play, seat {teams.partner} plays "
+            f"{card_faces(teams.joining_play)}, the first card of the called rank {rank} "
+            f"played by a seat other than the landlord, and so joins the landlord as his "
+            f"partner. From that play on the sides are seat {landlord} (landlord) and seat "
+            f"{teams.partner} (partner) against {seats_text(peasants)} (peasants).")
+
+
+def _sides(players: int, side: list[int]) -> str:
+    peasants = [s for s in range(players) if s not in side]
+    ours = f"seat {side[0]} (landlord)"
+    if len(side) > 1:
+        ours += f" and seat {side[1]} (partner)"
+    elif players > 2:
+        ours += " alone"
+    return (f"{ours} against {seats_text(peasants)} "
+            f"({'peasant' if len(peasants) == 1 else 'peasants'})")
+
+
+def _partner_row(teams: Teams) -> str:
+    if teams.partner is not None:
+        return (f"seat {teams.partner}, who joined at action {teams.joined_at} by playing the "
+                f"called {rank_faces(teams.called)}" if teams.called is not None
+                else f"seat {teams.partner}")
+    if teams.declared_alone:
+        return "none: the landlord declared that he plays alone"
+    if teams.called is not None:
+        return f"none: nobody else played the called {rank_faces(teams.called)}"
+    return "none"
+
+
+def side_prose(ruleset: Ruleset, result: dict[str, Any], stake: int) -> str:
+    """How the stake was settled by side, in words, checked against the engine's scores."""
+    scores = list(result["scores"])
+    side = [result["landlord"]] + ([result["partner"]] if result.get("partner") is not None
+                                    else [])
+    peasants = [s for s in range(ruleset.players) if s not in side]
+    won = result["winner"] == "landlord"
+    sign = 1 if won else -1
+    total = stake * len(peasants)
+    share = total // len(side)
+    if ({scores[s] for s in peasants} != {-sign * stake}
+            or {scores[s] for s in side} != {sign * share}):
+        raise RuntimeError(f"{ruleset.id}: the scores {scores} are not the settlement by side")
+    verb = "loses" if won else "wins"
+    one = len(peasants) == 1
+    who = "The peasant" if one else f"Each of the {plural(len(peasants), 'peasant', spell=True)}"
+    they = "the peasant" if one else "they"
+    teams = ruleset.partner_rule != "none"
+    ours = "the landlord's side" if teams else "the landlord"
+    winners = ours if won else ("the peasant" if one else "the peasants")
+    flow = (f"wins what {they} {'pays' if one else 'pay'}" if won
+            else f"pays {'him' if one else 'them'}")
+    text = (f"{winners[:1].upper()}{winners[1:]} won. {who} {verb} S and scores "
+            f"{-sign * stake:+d}; {ours} {flow}, {len(peasants)} {TIMES} {stake} = {total}")
+    if len(side) > 1:
+        text += (f", shared equally between the landlord and his partner: "
+                 f"{sign * share:+d} each.")
+    elif teams:
+        text += f", which the landlord, alone on his side, scores: {sign * total:+d}."
+    else:
+        text += f", so he scores {sign * total:+d}."
+    return text
+
+
+def _settlement(ruleset: Ruleset, hand: Hand, result: dict[str, Any], teams: Teams) -> str:
     events = result["events"]
     raw = result["base"] * result["multiplier"]
     stake = raw if ruleset.cap is None else min(raw, ruleset.cap)
     stake_text = (str(stake) if stake == raw
                   else f"{stake} (capped: base {TIMES} multiplier is {raw})")
-    rows = [
-        ["Landlord", f"seat {result['landlord']}"],
+    side = [result["landlord"]] + ([result["partner"]] if result.get("partner") is not None
+                                    else [])
+    rows = [["Landlord", f"seat {result['landlord']}"]]
+    if ruleset.partner_rule != "none":
+        rows.append(["Partner", _partner_row(teams)])
+    rows += [
+        ["Sides", _sides(ruleset.players, side)],
         ["Winner", str(result["winner"])],
         ["Base", str(result["base"])],
         ["Multiplier events",
-         "<br>".join(event_text(e) for e in events) if events else "none"],
+         "<br>".join(event_text(e, ruleset, hand) for e in events) if events else "none"],
         ["Multiplier", str(result["multiplier"])],
         [f"Stake S = base {TIMES} multiplier", stake_text],
         ["Scores", score_text(list(result["scores"]))],
     ]
-    peasants = ruleset.players - 1
-    won = result["winner"] == "landlord"
     factors = f" {TIMES} ".join(str(e["factor"]) for e in events)
     product = (f"the product of the events' factors ({factors})" if len(events) > 1
                else "its one event's factor" if events else "1, with no event")
     prose = (f"The multiplier is {product}, so S = {result['base']} {TIMES} "
              f"{result['multiplier']} = "
-             f"{raw}{'' if stake == raw else f', capped at {stake}'}. The "
-             f"{'landlord' if won else 'peasants'} won: the landlord settles S with each of "
-             f"the {plural(peasants, 'peasant')} and scores "
-             f"{'+' if won else '-'}{stake * peasants}; the scores sum to zero.")
+             f"{raw}{'' if stake == raw else f', capped at {stake}'}. "
+             + side_prose(ruleset, result, stake) + " The scores sum to zero.")
     return "**The settlement.**\n\n" + table(["Result", "Value"], rows) + "\n\n" + prose
+
+
+def _alone(ruleset: Ruleset, seed: int, hand: Hand) -> str:
+    """A second, shorter hand: the landlord who ends alone, and what that does to the scores."""
+    assert hand.result is not None and hand.landlord is not None
+    result: dict[str, Any] = hand.result.to_json()
+    teams = teams_of(hand)
+    landlord = hand.landlord
+    how = ("declared that he plays alone" if teams.declared_alone else
+           f"called {rank_faces(teams.called)}, but no other seat played a card of that rank "
+           f"before the hand ended" if teams.called is not None else "played alone")
+    raw = result["base"] * result["multiplier"]
+    stake = raw if ruleset.cap is None else min(raw, ruleset.cap)
+    peasants = ruleset.players - 1
+    return (f"**When the landlord stays alone.** Not every hand finds a partner. In the hand "
+            f"of run seed {seed} (`ddz simulate -r {ruleset.id} --hands 1 --seed {seed}`), "
+            f"seat {landlord} became the landlord and {how}, so he played alone against "
+            f"{plural(peasants, 'peasant', spell=True)}, and S = {result['base']} {TIMES} "
+            f"{result['multiplier']} = {stake}. " + side_prose(ruleset, result, stake)
+            + f" Alone, the landlord settles {peasants}S; the scores: "
+            f"{score_text(list(result['scores']))}.")
