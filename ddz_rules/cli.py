@@ -147,20 +147,60 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if defective else 0
 
 
+#: The help of ``--wild`` (classify, beats, moves).
+WILD_HELP = ("the hand's wild ranks, as card text (laizi rulesets): a card of a wild rank may "
+             "stand for others in the body of a play")
+
+
+def _wild_option(table: PlayTable, text: str | None) -> tuple[int, ...]:
+    """``--wild RANKS``: the wild ranks of the hand asked about, checked against the ruleset's
+    ``wild`` rules; none when the option is not given."""
+    if text is None:
+        return ()
+    ruleset = table.ruleset
+    if not ruleset.wild_drawn:
+        raise UsageError(f"--wild: {ruleset.id} has no wild cards (no 'wild' section); drop "
+                         "the option, or choose a ruleset with wild cards such as laizi")
+    try:
+        ranks = tuple(dict.fromkeys(cards.parse(text)))
+    except DdzError as exc:
+        raise UsageError(f"--wild: {exc}") from None
+    outside = [cards.RANKS[r] for r in ranks if r not in ruleset.wild_ranks]
+    if outside or not ranks or len(ranks) > len(ruleset.wild_drawn):
+        allowed = "".join(cards.RANKS[r] for r in ruleset.wild_ranks)
+        raise UsageError(f"--wild {text!r}: {ruleset.id} draws {len(ruleset.wild_drawn)} wild "
+                         f"rank(s) a hand from {allowed}"
+                         + (f"; {outside[0]} is never wild" if outside else ""))
+    return ranks
+
+
 def cmd_classify(args: argparse.Namespace) -> int:
     """Exit 0 with the readings, or with the reason a non-empty card set is not a legal play
-    (that is the question answered); exit 2 when CARDS is empty or not card text."""
+    (that is the question answered); exit 2 when CARDS is empty or not card text, or names a
+    reading (``CARDS@type/length/rank``) the cards do not have."""
     table = _table(args.ruleset)
-    key = table.key_of(args.cards)  # card text that is not cards: its own one-line error
+    wild = _wild_option(table, args.wild)
+    cards_part, _, named = args.cards.partition("@")
+    key = table.key_of(cards_part)  # card text that is not cards: its own one-line error
     if not cards.size(key):
         raise UsageError(f"CARDS is empty: {table.explain(key)}")
-    readings = table.readings(key)
+    readings = table.readings(key, wild)
+    if named:
+        if not readings:
+            raise UsageError(f"CARDS {cards.key_text(key)} is not a legal play under "
+                             f"{table.ruleset.id}, so it has no reading {named!r}: "
+                             f"{table.explain(key, wild)}")
+        try:
+            readings = (table.play(args.cards, wild).reading,)
+        except DdzError as exc:
+            raise UsageError(f"CARDS: {exc}") from None
     payload = {
         "ruleset": table.ruleset.id,
         "cards": cards.key_text(key),
+        **({"wild": "".join(cards.RANKS[r] for r in wild)} if wild else {}),
         "legal": bool(readings),
         "readings": [r.to_json() for r in readings],
-        "reason": None if readings else table.explain(key),
+        "reason": None if readings else table.explain(key, wild),
     }
 
     def text() -> str:
@@ -174,8 +214,8 @@ def cmd_classify(args: argparse.Namespace) -> int:
     return 0
 
 
-def _played(table: PlayTable, name: str, text: str, any_reading: bool = False
-            ) -> tuple[int, list[Any]]:
+def _played(table: PlayTable, name: str, text: str, any_reading: bool = False,
+            wild: tuple[int, ...] = ()) -> tuple[int, list[Any]]:
     """The card set a play argument names, and the readings it is played as.
 
     A usage error naming the argument when the text is empty, not cards or not a legal play.
@@ -189,14 +229,14 @@ def _played(table: PlayTable, name: str, text: str, any_reading: bool = False
         raise UsageError(f"{name}: {exc}") from None
     if not cards.size(key):
         raise UsageError(f"{name} is empty: {table.explain(key)}")
-    readings = table.readings(key)
+    readings = table.readings(key, wild)
     if not readings:
         raise UsageError(f"{name} {cards.key_text(key)} is not a legal play under "
-                         f"{table.ruleset.id}: {table.explain(key)}")
+                         f"{table.ruleset.id}: {table.explain(key, wild)}")
     if any_reading and not named:
         return key, list(readings)
     try:
-        return key, [table.play(text).reading]
+        return key, [table.play(text, wild).reading]
     except DdzError as exc:
         raise UsageError(f"{name}: {exc}") from None
 
@@ -205,9 +245,9 @@ def cmd_beats(args: argparse.Namespace) -> int:
     """Exit 0 with yes or no for two legal plays; exit 2 naming PLAY or PREVIOUS when either
     is empty, not card text, or not a legal play (with the reason ``explain`` gives)."""
     table = _table(args.ruleset)
-
-    key, candidates = _played(table, "PLAY", args.play, any_reading=True)
-    previous_key, (previous_reading,) = _played(table, "PREVIOUS", args.previous)
+    wild = _wild_option(table, args.wild)
+    key, candidates = _played(table, "PLAY", args.play, any_reading=True, wild=wild)
+    previous_key, (previous_reading,) = _played(table, "PREVIOUS", args.previous, wild=wild)
     previous = Play(previous_key, previous_reading)
     winners = [r for r in candidates if r.beats(previous.reading)]
     result = bool(winners)
@@ -221,6 +261,7 @@ def cmd_beats(args: argparse.Namespace) -> int:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     table = _table(args.ruleset)
+    wild = _wild_option(table, args.wild)
     try:
         hand = table.key_of(args.hand)
     except DdzError as exc:
@@ -228,12 +269,13 @@ def cmd_moves(args: argparse.Namespace) -> int:
     if not cards.size(hand):
         raise UsageError("HAND is empty: name the cards the hand holds")
     if args.beat is not None:
-        _, (previous,) = _played(table, "--beat", args.beat)
-        moves = table.answers(hand, previous)
+        _, (previous,) = _played(table, "--beat", args.beat, wild=wild)
+        moves = table.answers(hand, previous, wild)
     else:
-        moves = table.leads(hand)
-    moves.sort(key=lambda m: (table_order(m.key), m.reading.short()))
-    listed = [table.notation(m) for m in moves]
+        moves = table.leads(hand, wild)
+    moves.sort(key=lambda m: (table_order(m.key), m.reading.type, m.reading.length,
+                              m.reading.rank_index, m.reading.kicker_key))
+    listed = list(dict.fromkeys(table.notation(m, wild) for m in moves))
     _emit(args, listed, lambda: "\n".join(listed) if listed else "(no legal play: pass)")
     return 0
 
@@ -578,27 +620,93 @@ def cmd_rate(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """A person plays one seat and bots the others, in the Textual app (``ddz_rules.play``);
-    with ``--autoplay`` the bots play every seat and the result is printed, no terminal
-    needed. Every option is checked before the app starts or a file is written."""
-    from ddz_rules.play.session import AIDS, aids_of, autoplay, open_session
+    """A person plays one seat and bots the others, in the Textual app (``ddz_rules.play``):
+    one hand, or with ``--match`` the ruleset's whole match; with ``--autoplay`` the bots play
+    every seat and the result is printed, no terminal needed; with ``--serve`` the app is
+    served to browsers. Every option is checked before the app starts or a file is written."""
+    from ddz_rules.play.match_session import MatchSession, autoplay_match, open_game
+    from ddz_rules.play.session import AIDS, aids_of, autoplay
 
     aids = aids_of(args.aids) if args.aids is not None else AIDS
+    if not args.serve and (args.host is not None or args.port is not None):
+        raise UsageError("--host and --port go with --serve")
+    if args.serve and args.autoplay:
+        raise UsageError("--serve and --autoplay: choose one (--autoplay plays the game out "
+                         "with no screen)")
     if not args.autoplay:
-        from ddz_rules.play.app import require_terminal, require_textual
+        from ddz_rules.play.app import require_terminal, require_textual, served
 
         require_textual()
-        require_terminal()
-    session = open_session(args.ruleset, args.seat, args.bots, args.seed, args.hint, args.save,
-                           args.no_save, args.resume, args.autoplay)
+        if args.serve:
+            from ddz_rules.play.serve import (
+                DEFAULT_HOST,
+                DEFAULT_PORT,
+                check_address,
+                check_port,
+                play_command,
+                require_textual_serve,
+                serve,
+                url_of,
+            )
+
+            require_textual_serve()
+            host = DEFAULT_HOST if args.host is None else args.host
+            port = DEFAULT_PORT if args.port is None else args.port
+            check_port(port)
+            check_address(host, port)
+        else:
+            require_terminal()
+    game = open_game(args.ruleset, args.seat, args.bots, args.seed, args.hint, args.save,
+                     args.no_save, args.resume, args.autoplay, args.match)
+    if args.serve:
+        path = game.save_path
+        if path is not None:  # every page continues the one saved game
+            argv = ["--resume", str(path.resolve())]
+            argv += ["--hint", args.hint] if args.hint is not None else []
+        else:  # nothing saved: every page deals its own
+            argv = ["-r", args.ruleset, "--no-save"] + [
+                word for option, value in (("--seat", args.seat), ("--bots", args.bots),
+                                           ("--seed", args.seed), ("--hint", args.hint))
+                if value is not None for word in (option, str(value))]
+            argv += ["--match"] if args.match else []
+        argv += ["--aids", args.aids] if args.aids is not None else []
+        url = url_of(host, port)
+        kept = (f"every page continues the game saved in {path}" if path is not None
+                else "every page deals a game of its own, not saved")
+        serve(play_command(argv), host, port, f"ddz play: {game.ruleset.id}",
+              f"ddz play: serving on {url} ({kept}); Ctrl+C stops")
+        stopped = f"ddz play: stopped serving on {url}" + (
+            f"; the game is saved in {path}: ddz play --resume {path} continues it"
+            if path is not None else "")
+        _emit(args, {"served": url, "record": str(path) if path else None}, lambda: stopped)
+        return 0
     thrown: list[str] = []
     if args.autoplay:
-        thrown = autoplay(session)
+        if isinstance(game, MatchSession):
+            autoplay_match(game)
+        else:
+            thrown = autoplay(game)
     else:
         from ddz_rules.play.app import run_app
 
-        run_app(session, aids)
-    hand, path = session.hand, session.save_path
+        run_app(game, aids)
+        if served():  # standard output carried the screen: nothing more is printed on it
+            return 0
+    path = game.save_path
+    if isinstance(game, MatchSession):
+        match = game
+
+        def match_text() -> str:
+            lines = [match.header(), *match.table(),
+                     match.result_line() if match.over else match.totals_line()]
+            if path is not None:
+                lines.append(f"record: {path} (ddz replay {path} checks it)" if match.over
+                             else f"saved: {path}; continue with: ddz play --resume {path}")
+            return "\n".join(lines)
+
+        _emit(args, match.to_json(), match_text)
+        return 0
+    session, hand = game, game.hand
     who = (f"seat {session.seat} played by {session.hint_level} (autoplay)" if args.autoplay
            else f"you played seat {session.seat}")
     payload = {"ruleset": hand.ruleset.id, "seed": hand.deal.seed, "seat": session.seat,
@@ -762,13 +870,16 @@ def build_parser() -> argparse.ArgumentParser:
                 "ruleset file that cannot be loaded, or another usage error; " + interrupted)
     p = add("classify", cmd_classify, "Read a card set: its readings, or why it is not a play.",
             ruleset=True)
-    p.add_argument("cards", metavar="CARDS")
+    p.add_argument("cards", metavar="CARDS", help="card text, or CARDS@type/length/rank to ask "
+                   "about one reading")
+    p.add_argument("--wild", metavar="RANKS", help=WILD_HELP)
     p.epilog = ("Exit codes: 0 answered, whether or not CARDS is a legal play (when it is not, "
                 "the rule that forbids it is the answer); 2 CARDS is empty or is not card "
                 "text of the ruleset's deck, or another usage error; " + interrupted)
     p = add("beats", cmd_beats, "Does PLAY beat PREVIOUS?", ruleset=True)
     p.add_argument("play", metavar="PLAY")
     p.add_argument("previous", metavar="PREVIOUS")
+    p.add_argument("--wild", metavar="RANKS", help=WILD_HELP)
     p.epilog = ("Exit codes: 0 answered, yes or no, for two legal plays; 2 PLAY or PREVIOUS "
                 "is empty, is not card text or is not a legal play (the error names which, and "
                 "why), or another usage error; " + interrupted)
@@ -776,6 +887,7 @@ def build_parser() -> argparse.ArgumentParser:
             ruleset=True)
     p.add_argument("hand", metavar="HAND")
     p.add_argument("--beat", metavar="PLAY", help="the play to answer (default: leading)")
+    p.add_argument("--wild", metavar="RANKS", help=WILD_HELP)
     add("plays", cmd_plays, "The whole play table as JSON Lines: test vectors for other engines.",
         ruleset=True)
     p = add("diff", cmd_diff, "Every rule that differs between two rulesets (both values and "
@@ -834,33 +946,48 @@ def build_parser() -> argparse.ArgumentParser:
                    "four levels)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     _run_options(p, "match")
-    p = add("play", cmd_play, "Play a hand yourself: one seat is yours, bots play the others, "
-            "through the auction and the play, in the terminal (needs Textual: pip install "
-            "'ddz-rules[play]'). The hand is saved after every action as a hand record.",
-            ruleset=True)
+    p = add("play", cmd_play, "Play a hand yourself, or a whole match: one seat is yours, "
+            "bots play the others, through the auction and the play, in the terminal or a "
+            "browser (needs Textual: pip install 'ddz-rules[play]'). The game is saved after "
+            "every action as a hand record, or a match record.", ruleset=True)
     p.add_argument("--seat", type=int, metavar="N", help="your seat (default 0)")
     p.add_argument("--bots", metavar="LEVEL", help="the other seats' bot level: random, "
                    "standard, medium, extreme (default standard)")
-    p.add_argument("--seed", type=int, metavar="S", help="deal seed (default: a random one, "
+    p.add_argument("--seed", type=int, metavar="S", help="deal seed, or with --match the "
+                   "match seed that every deal's seed comes from (default: a random one, "
                    "shown and kept in the record)")
+    p.add_argument("--match", action="store_true", help="play the ruleset's whole match (its "
+                   "match rules: length, hands, target, ties, rotation, redeal), deal after "
+                   "deal with the running totals, saved as a match record")
     p.add_argument("--hint", metavar="LEVEL", help="the bot level whose choice the hint "
                    "shows, and that plays your seat with --autoplay (default medium)")
     p.add_argument("--aids", metavar="AID[,AID,...]", help="the aids shown at the start, "
                    "each also switched on and off while playing: hint, counter, advantage, "
                    "counts, auction, trick; all or none (default all)")
-    p.add_argument("--save", metavar="FILE", help="the file the hand is saved to after every "
-                   "action (default ddz-play-RULESET-seedS.json in the current folder; "
-                   "never overwritten by a new hand; who plays which seat is kept beside it "
-                   "in FILE's name with .play.json)")
-    p.add_argument("--no-save", action="store_true", help="do not save the hand")
-    p.add_argument("--resume", metavar="FILE", help="continue the hand saved in FILE where it "
-                   "stopped (its ruleset, seed and seats are the saved ones)")
+    p.add_argument("--save", metavar="FILE", help="the file the game is saved to after every "
+                   "action (default ddz-play-RULESET-seedS.json, or with --match "
+                   "ddz-play-RULESET-match-seedS.json, in the current folder; never "
+                   "overwritten by a new game; who plays which seat is kept beside it in "
+                   "FILE's name with .play.json)")
+    p.add_argument("--no-save", action="store_true", help="do not save the game")
+    p.add_argument("--resume", metavar="FILE", help="continue the hand or match saved in FILE "
+                   "where it stopped, mid-hand included (its ruleset, seed and seats are the "
+                   "saved ones)")
     p.add_argument("--autoplay", action="store_true", help="bots play your seat too (the "
-                   "--hint level): the hand is played out and its result printed, with no "
-                   "terminal needed")
-    p.epilog = ("Exit codes: 0 the hand was played, or left with its progress saved (nothing "
-                "typed during the game ends it with an error: a refused action gets its reason "
-                "on screen and the game goes on); " + usage + interrupted)
+                   "--hint level): the hand or match is played out and its result printed, "
+                   "with no terminal needed")
+    p.add_argument("--serve", action="store_true", help="serve the game to browsers instead "
+                   "of the terminal (needs textual-serve, in the play extra); a saved game is "
+                   "made first and every page continues it, a reloaded page included; "
+                   "Ctrl+C stops the server")
+    p.add_argument("--host", metavar="H", help="with --serve: the name or address to listen "
+                   "on (default localhost)")
+    p.add_argument("--port", type=int, metavar="P", help="with --serve: the port to listen on, "
+                   "1 to 65535 (default 8000)")
+    p.epilog = ("Exit codes: 0 the hand or match was played, or left with its progress saved, "
+                "or the server was stopped (nothing typed during the game ends it with an "
+                "error: a refused action gets its reason on screen and the game goes on); "
+                + usage + interrupted)
     return parser
 
 

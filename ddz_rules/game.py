@@ -70,6 +70,8 @@ class Deal:
     marked_card: int | None = None
     turned_card: int | None = None
     seed: int | None = None
+    #: The hand's wild ranks (``wild``), in the order they are drawn; empty without wilds.
+    wild: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,8 @@ def deal(ruleset: Ruleset, seed: int, dealer: int = 0) -> Deal:
         first = first_bidder(ruleset, dealer, turned_card=turned)
     else:
         first = first_bidder(ruleset, dealer)
-    return Deal(tuple(seats), kitty, undealt, dealer, first, marked, turned, seed)
+    wild = tuple(rng.sample(ruleset.wild_ranks, len(ruleset.wild_drawn)))
+    return Deal(tuple(seats), kitty, undealt, dealer, first, marked, turned, seed, wild)
 
 
 def first_bidder(ruleset: Ruleset, dealer: int, turned_card: int | None = None) -> int:
@@ -212,6 +215,8 @@ class View:
     joined: int | None = None
     #: The landlord's call as said, ``"call A"`` or ``"alone"``, once said (public).
     partner_call: str | None = None
+    #: The wild ranks drawn so far (``wild.drawn``), in the order drawn; empty without wilds.
+    wild: tuple[int, ...] = ()
 
     @property
     def teammates(self) -> tuple[int, ...]:
@@ -312,8 +317,17 @@ class Hand:
         assert self.to_act is not None
         hand = self.hands[self.to_act]
         if self.to_beat is None:
-            return list(self.table.leads(hand))
-        return [*self.table.answers(hand, self.to_beat.reading), PASS]
+            return list(self.table.leads(hand, self.wild))
+        return [*self.table.answers(hand, self.to_beat.reading, self.wild), PASS]
+
+    @property
+    def wild(self) -> tuple[int, ...]:
+        """The wild ranks drawn so far, in the order drawn: those ``wild.drawn`` draws before
+        the auction from the deal on, the others once the landlord has taken the kitty."""
+        past_auction = self.landlord is not None
+        return tuple(rank for rank, when in zip(self.deal.wild, self.ruleset.wild_drawn,
+                                                strict=True)
+                     if when == "before_auction" or past_auction)
 
     @property
     def multiplier(self) -> int:
@@ -340,7 +354,8 @@ class Hand:
             undealt=cards.size(self.deal.undealt), marked_card=marked,
             turned_card=self.deal.turned_card,
             legal=tuple(self.legal_actions()) if seat == self.to_act else (), robs=self.robs,
-            called=self.called, joined=self.partner, partner_call=self.partner_call)
+            called=self.called, joined=self.partner, partner_call=self.partner_call,
+            wild=self.wild)
 
     @property
     def advantage(self) -> int | None:
@@ -381,7 +396,7 @@ class Hand:
 
     def _parse_play(self, text: str) -> Play:
         try:
-            return self.table.play(text)
+            return self.table.play(text, self.wild)
         except Exception as exc:  # CardError, IllegalPlayError, UsageError
             raise IllegalActionError(str(exc)) from None
 
@@ -435,7 +450,7 @@ class Hand:
         hand = self.hands[seat]
         if not cards.contains(hand, play.key):
             raise IllegalActionError(f"seat {seat} does not hold {cards.key_text(play.key)}")
-        if not self.table.is_reading(play):
+        if not self.table.is_reading(play, self.wild):
             raise IllegalActionError(f"{cards.key_text(play.key)} cannot be read as "
                                      f"{play.reading.short()}")
         if self.to_beat is not None and not play.reading.beats(self.to_beat.reading):

@@ -94,7 +94,7 @@ def to_record(hand: Hand) -> dict[str, Any]:
         elif isinstance(op, Called):
             call = op.named
         elif isinstance(op, Played):
-            plays.append(table.notation(op.play))
+            plays.append(table.notation(op.play, hand.deal.wild))
         elif isinstance(op, Passed):
             plays.append(PASS)
     d = hand.deal
@@ -108,6 +108,8 @@ def to_record(hand: Hand) -> dict[str, Any]:
         "auction": auction,
         "plays": plays,
     }
+    if d.wild:
+        record["deal"]["wild"] = "".join(cards.RANKS[r] for r in d.wild)
     if d.marked_card is not None:
         record["marked_card"] = cards.RANKS[d.marked_card]
     if d.turned_card is not None:
@@ -425,10 +427,41 @@ def deal_from_record(ruleset: Ruleset, record: dict[str, Any], where: str) -> De
         if first != expected:
             raise RecordError(f"{where}: field first_bidder: {ruleset.id} has seat {expected} "
                               f"bid first (auction.first_bidder: {method}), not {first}")
-    stated = Deal(keys, kitty, undealt, dealer, first, marked, turned, record.get("seed"))
+    wild = _wild_field(ruleset, spec, where)
+    stated = Deal(keys, kitty, undealt, dealer, first, marked, turned, record.get("seed"), wild)
     if stated.seed is not None and deal(ruleset, stated.seed, dealer) != stated:
         raise RecordError(f"{where}: field seed: seed {stated.seed} does not produce this deal")
     return stated
+
+
+def _wild_field(ruleset: Ruleset, spec: dict[str, Any], where: str) -> tuple[int, ...]:
+    """``deal.wild``: the hand's wild ranks in the order drawn, one card of each, stated where
+    the ruleset has wild cards and nowhere else."""
+    value = spec.get("wild")
+    drawn = ruleset.wild_drawn
+    if value is None:
+        if drawn:
+            raise RecordError(f"{where}: field deal.wild: {ruleset.id} draws {len(drawn)} wild "
+                              f"rank{'s' if len(drawn) > 1 else ''} a hand; the record must "
+                              "name them (card text, one card a rank, in the order drawn)")
+        return ()
+    if not drawn:
+        raise RecordError(f"{where}: field deal.wild: {ruleset.id} has no wild cards; leave the "
+                          "field out")
+    try:
+        ranks = tuple(r for ch in value for r in cards.parse(ch))
+    except DdzError as exc:
+        raise RecordError(f"{where}: field deal.wild: {exc}") from None
+    if len(ranks) != len(drawn) or len(set(ranks)) != len(ranks):
+        raise RecordError(f"{where}: field deal.wild: {value!r} names {len(ranks)} rank(s); "
+                          f"{ruleset.id} draws {len(drawn)} distinct wild rank(s) a hand")
+    allowed = ruleset.wild_ranks
+    outside = [cards.RANKS[r] for r in ranks if r not in allowed]
+    if outside:
+        raise RecordError(f"{where}: field deal.wild: {outside[0]} is never wild under "
+                          f"{ruleset.id} (wild ranks are drawn from "
+                          f"{''.join(cards.RANKS[r] for r in allowed)})")
+    return ranks
 
 
 def _rank_field(ruleset: Ruleset, record: dict[str, Any], field: str, where: str) -> int | None:

@@ -147,6 +147,14 @@ class CombinationType:
     fixed_set: bool = False
     #: The multiplier event a play of this type is: its class's ``event``, else the class name.
     event: str = ""
+    #: ``wilds``: the wild cards its body may hold (any, none, some, all; see the schema).
+    wilds: str = "any"
+
+    @property
+    def needs_wilds(self) -> bool:
+        """Whether only a body holding wild cards can be of this type (a soft bomb, four
+        wilds): never a play of the natural table."""
+        return self.wilds in ("some", "all")
 
     @property
     def is_chain(self) -> bool:
@@ -182,6 +190,11 @@ class Ruleset:
     settlement: str
     #: ``teams.partner``: ``none``, or ``called_rank`` (see :mod:`ddz_rules.game`).
     partner_rule: str
+    #: ``wild.drawn``: when each wild rank of a hand is drawn (empty: no wild cards).
+    wild_drawn: tuple[str, ...]
+    #: ``wild.ranks`` and ``wild.stands_for``, as rank indices.
+    wild_ranks: tuple[int, ...]
+    stands_for: tuple[int, ...]
     combinations: tuple[CombinationType, ...]
     #: Combination types the ruleset declares with ``enabled: false``: not plays here, kept
     #: so that a refusal can name the type and quote why.
@@ -541,6 +554,32 @@ def _rank_string(value: str, fail: Callable[[str], RulesetError]) -> tuple[int, 
     return tuple(indices)
 
 
+def _wild(data: Mapping[str, Any], deck_ranks: Sequence[int],
+          fail: Callable[..., RulesetError]) -> tuple[tuple[str, ...], tuple[int, ...],
+                                                      tuple[int, ...]]:
+    """``wild``: when each wild rank is drawn, the ranks drawn from, the ranks a wild stands
+    for; all empty where the ruleset has no wild cards."""
+    if "wild" not in data:
+        return (), (), ()
+    drawn = tuple(_value(data, "wild", "drawn"))
+    found: list[tuple[int, ...]] = []
+    for key in ("ranks", "stands_for"):
+
+        def at_key(message: str, key: str = key) -> RulesetError:
+            return fail(message, "wild", key, "value")
+
+        ranks = _rank_string(_value(data, "wild", key), at_key)
+        outside = [cards.RANKS[r] for r in ranks if r not in deck_ranks or r in cards.JOKERS]
+        if outside:
+            raise fail(f"{outside[0]!r} is a joker or not in the deck; wild cards are drawn from, "
+                       "and stand for, the deck's suited ranks", "wild", key, "value")
+        found.append(ranks)
+    if len(found[0]) < len(drawn):
+        raise fail(f"{len(drawn)} wild ranks are drawn each hand, from only {len(found[0])} "
+                   "ranks", "wild", "ranks", "value")
+    return drawn, found[0], found[1]
+
+
 def _largest_multiplier(factors: Mapping[str, int], combos: list[CombinationType],
                         deck_size: int, robs: int, grabs: int) -> tuple[float, str]:
     """An upper bound on one hand's multiplier, as decimal digits, and the events behind it.
@@ -651,7 +690,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
             min_length=min_length, max_length=max_length, kicker_unit=unit,
             kickers_per_rank=per_rank, klass=klass, level=classes[klass]["level"],
             kicker_rules=rules, fixed_set=spec.get("fixed_set", False),
-            event=classes[klass].get("event", klass),
+            event=classes[klass].get("event", klass), wilds=spec.get("wilds", "any"),
         ))
     if not combos:
         raise fail("no combination type is enabled", "combinations")
@@ -703,6 +742,11 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         raise fail(f"one hand's multiplier could reach about 10^{digits:.0f} ({worst}); at most "
                    f"10^{MAX_MULTIPLIER_DIGITS} is supported, so lower the factors",
                    "scoring", "multipliers", "value")
+    wild_drawn, wild_ranks, stands_for = _wild(data, deck_ranks, fail)
+    if wild_drawn and _value(data, "readings", "settlement") != "declared":
+        raise fail("wild cards give many plays several readings, so readings.settlement must be "
+                   "'declared' (the player names the reading)", "readings", "settlement",
+                   "value")
     partner_rule = _value(data, "teams", "partner")
     if partner_rule == "called_rank" and (players < 4 or players % 2):
         raise fail(f"a called partner needs an even number of players, at least four, not "
@@ -721,6 +765,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         id=data["id"], title=data["title"], summary=data["summary"], path=top.path,
         base=base, players=players, deck_ranks=deck_ranks, copies=copies,
         hand_size=hand_size, kitty=kitty, partner_rule=partner_rule,
+        wild_drawn=wild_drawn, wild_ranks=wild_ranks, stands_for=stands_for,
         settlement=_value(data, "readings", "settlement"), combinations=tuple(combos),
         switched_off=tuple(switched_off),
         kitty_shown=_value(data, "deal", "kitty_shown"),

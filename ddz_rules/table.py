@@ -36,6 +36,7 @@ from ddz_rules.cards import RANKS
 from ddz_rules.errors import IllegalPlayError, RulesetError, UsageError
 from ddz_rules.restrictions import rank_reason, whole_reason
 from ddz_rules.ruleset import CombinationType, Ruleset
+from ddz_rules.wilds import body_fills, wild_count
 
 #: Most readings one enumeration may produce: the whole table, or the plays of one hand.
 #: Measured on two cores: ``ddz check`` of a table just under it (976,843 readings) takes about
@@ -117,7 +118,9 @@ class PlayTable:
         self._runs = _runs(ruleset)
         self._index = _index(self._runs)
         self._answering: dict[Reading, Runs] = {}
+        self._wild_answering: dict[Reading, Runs] = {}
         self._read_cache: dict[int, tuple[Reading, ...]] = {}
+        self._wild_read_cache: dict[tuple[int, Wild], tuple[Reading, ...]] = {}
         self._deck_estimate: int | None = None
         _check_playable(ruleset, self._runs, self._index)
 
@@ -277,8 +280,15 @@ class PlayTable:
         """Parse card text against the ruleset's deck and pack it."""
         return cards.pack_ranks(self.ruleset.parse_cards(text))
 
-    def readings(self, key: int) -> tuple[Reading, ...]:
-        """Every reading of a packed card set; empty when it is not a legal play."""
+    def readings(self, key: int, wild: Wild = ()) -> tuple[Reading, ...]:
+        """Every reading of a packed card set; empty when it is not a legal play. ``wild``
+        names the hand's wild ranks (laizi): a card set holding wild cards reads every way
+        they can be stood in (:meth:`read_wild`)."""
+        if wild and wild_count(cards.unpack(key), wild):
+            found = self._wild_read_cache.get((key, wild))
+            if found is None:
+                found = self._wild_read_cache[key, wild] = self.read_wild(key, wild)
+            return found
         if "plays" in self.__dict__:
             return self.plays.get(key, ())
         known = self._read_cache.get(key)
@@ -286,9 +296,59 @@ class PlayTable:
             known = self._read_cache[key] = self.read(key)
         return known
 
-    def is_reading(self, play: Play) -> bool:
+    def is_reading(self, play: Play, wild: Wild = ()) -> bool:
         """Whether ``play.reading`` is a reading of its cards (memoized per card set)."""
-        return play.reading in self.readings(play.key)
+        return play.reading in self.readings(play.key, wild)
+
+    def read_wild(self, key: int, wild: Wild) -> tuple[Reading, ...]:
+        """The readings of one card set holding wild cards of the ranks ``wild``.
+
+        Each body of every type is made from the cards every way :func:`body_fills` allows, the
+        cards left over tried as its kickers (where a wild counts as its own rank).
+        """
+        counts = cards.unpack(key)
+        found: set[Reading] = set()
+        for run in self._wild_runs:
+            for body in run:
+                for natural, used in body_fills(body.chain, body.ctype.width, counts, wild,
+                                                body.ctype.wilds, self._stands_for):
+                    play = _exact_play(body, key - natural - used)
+                    if play is not None:
+                        found.add(play.reading)
+        return _ordered(found)
+
+    @cached_property
+    def _wild_runs(self) -> Runs:
+        """Every body of every type, the soft bombs' included (for hands holding wilds)."""
+        return _runs(self.ruleset, natural=False)
+
+    @cached_property
+    def _stands_for(self) -> frozenset[int]:
+        return frozenset(self.ruleset.stands_for)
+
+    def _wild_plays(self, runs: Runs, hand: int, wild: Wild) -> list[Play]:
+        """Every play of ``runs``' bodies from a hand holding wild cards: each body made every
+        way the hand can make it, with every allowed set of kickers from what is left."""
+        counts = cards.unpack(hand)
+        total = wild_count(counts, wild)
+        natural = [0 if r in wild else n for r, n in enumerate(counts)]
+        found: dict[tuple[int, Reading], Play] = {}
+        for run in runs:
+            for body in run:
+                width = body.ctype.width
+                if sum(max(0, width - natural[r]) for r in body.chain) > total:
+                    break  # a longer chain of this run needs more still
+                for natural_part, used in body_fills(body.chain, width, counts, wild,
+                                                     body.ctype.wilds, self._stands_for):
+                    fill = natural_part + used
+                    for kick in _kicker_keys(body, hand - fill):
+                        play = (body.play if body.play is not None and not kick
+                                else _kicker_play(body, kick) if kick else None)
+                        if play is None:
+                            continue
+                        made = Play(fill + kick, play.reading)
+                        found.setdefault((made.key, made.reading), made)
+        return list(found.values())
 
     def read(self, key: int) -> tuple[Reading, ...]:
         """The readings of one card set, found afresh from its own cards.
@@ -328,7 +388,7 @@ class PlayTable:
 
     # ------------------------------------------------------------------ moves
 
-    def leads(self, hand: int) -> list[Play]:
+    def leads(self, hand: int, wild: Wild = ()) -> list[Play]:
         """Every play the holder of ``hand`` may lead.
 
         Generated from the hand itself (the compile enumeration, bounded by the hand's cards
@@ -337,10 +397,20 @@ class PlayTable:
         (:class:`UsageError`), and so is one whose plays would exceed :data:`MAX_READINGS`.
         """
         self._check_hand(hand)
+        if wild and wild_count(cards.unpack(hand), wild):
+            return self._wild_plays(self._wild_runs, hand, wild)
         return _plays_within(self._index, hand)
 
-    def answers(self, hand: int, previous: Reading) -> list[Play]:
+    def answers(self, hand: int, previous: Reading, wild: Wild = ()) -> list[Play]:
         """Every play from ``hand`` that beats ``previous`` (generated from the hand)."""
+        if wild and wild_count(cards.unpack(hand), wild):
+            runs = self._wild_answering.get(previous)
+            if runs is None:
+                runs = self._wild_answering[previous] = _answering_runs(self._wild_runs,
+                                                                         previous)
+            self._check_hand(hand)
+            return [p for p in self._wild_plays(runs, hand, wild)
+                    if p.reading.beats(previous)]
         candidates = self._answering.get(previous)
         if candidates is None:
             candidates = self._answering[previous] = _answering_runs(self._runs, previous)
@@ -360,44 +430,55 @@ class PlayTable:
 
     # ------------------------------------------------------------------ naming a reading
 
-    def notation(self, play: Play) -> str:
-        """A play as text: its cards, with ``@type/length/rank`` where they read several ways.
+    def notation(self, play: Play, wild: Wild = ()) -> str:
+        """A play as text: its cards, with ``@type/length/rank`` where they read several ways
+        or hold a wild card (a record states the reading of every play with wilds).
 
         The inverse of :meth:`play`.
         """
-        if len(self.readings(play.key)) > 1:
+        holds_wild = bool(wild) and wild_count(cards.unpack(play.key), wild) > 0
+        if holds_wild or len(_named(self.readings(play.key, wild))) > 1:
             return f"{play.cards}@{play.reading.short()}"
         return play.cards
 
-    def play(self, text: str) -> Play:
-        """A play from text: ``CARDS``, or ``CARDS@type[/length[/rank]]`` naming a reading."""
+    def play(self, text: str, wild: Wild = ()) -> Play:
+        """A play from text: ``CARDS``, or ``CARDS@type[/length[/rank]]`` naming a reading.
+
+        Readings that differ only in their kickers are one reading to name (kickers never
+        count), so the first of them is taken.
+        """
         cards_part, _, named = text.partition("@")
         key = self.key_of(cards_part)
-        readings = self.readings(key)
+        readings = self.readings(key, wild)
         if not readings:
             raise IllegalPlayError(f"{cards.key_text(key) or 'no cards'} is not a legal play under "
-                                   f"{self.ruleset.id}: {self.explain(key)}")
+                                   f"{self.ruleset.id}: {self.explain(key, wild)}")
+        distinct = _named(readings)
         if named:
-            chosen = [r for r in readings
+            chosen = [r for r in distinct
                       if r.short() == named or r.short().startswith(named + "/")]
             if len(chosen) != 1:
-                options = ", ".join(self.notation(Play(key, r)) for r in readings)
+                options = ", ".join(self.notation(Play(key, r), wild) for r in distinct)
                 raise UsageError(f"reading {named!r} does not name one reading of "
                                  f"{cards.key_text(key)}; its readings: {options}")
             return Play(key, chosen[0])
-        if len(readings) > 1:
-            options = ", ".join(self.notation(Play(key, r)) for r in readings)
-            raise UsageError(f"{cards.key_text(key)} reads {len(readings)} ways under "
+        if len(distinct) > 1:
+            options = ", ".join(self.notation(Play(key, r), wild) for r in distinct)
+            raise UsageError(f"{cards.key_text(key)} reads {len(distinct)} ways under "
                              f"{self.ruleset.id}; name one: {options}")
-        return Play(key, readings[0])
+        return Play(key, distinct[0])
 
     # ------------------------------------------------------------------ explain
 
-    def explain(self, key: int) -> str:
+    def explain(self, key: int, wild: Wild = ()) -> str:
         """Why a card set is, or is not, a legal play: names the rule at fault."""
-        readings = self.readings(key)
+        readings = self.readings(key, wild)
         if readings:
-            return "legal: " + ", ".join(r.short() for r in readings)
+            return "legal: " + ", ".join(r.short() for r in _named(readings))
+        if wild and wild_count(cards.unpack(key), wild):
+            held = "".join(RANKS[r] for r in wild if cards.unpack(key)[r])
+            return (f"no combination type of {self.ruleset.id} can be made of these "
+                    f"{cards.size(key)} cards, whatever the wild {held} stands for")
         n = cards.size(key)
         if n == 0:
             return "a play needs at least one card"
@@ -537,7 +618,19 @@ def compile_table(ruleset: Ruleset) -> PlayTable:
 
 
 def _ordered(readings: Iterable[Reading]) -> tuple[Reading, ...]:
-    return tuple(sorted(readings, key=lambda r: (r.type, r.length, r.rank_index)))
+    return tuple(sorted(readings, key=lambda r: (r.type, r.length, r.rank_index, r.kicker_key)))
+
+
+def _named(readings: Sequence[Reading]) -> list[Reading]:
+    """One reading per ``type/length/rank`` (the first), in order: what a player names."""
+    seen: dict[str, Reading] = {}
+    for r in readings:
+        seen.setdefault(r.short(), r)
+    return list(seen.values())
+
+
+#: The wild ranks of a hand (laizi), as rank indices; empty where there are none.
+Wild = tuple[int, ...]
 
 
 Runs = tuple[tuple["_Body", ...], ...]
@@ -587,8 +680,9 @@ class _Body:
     plays: dict[int, Play | None]
 
 
-def _runs(ruleset: Ruleset) -> Runs:
-    """Every body of every declared type that fits the deck and the largest hand.
+def _runs(ruleset: Ruleset, natural: bool = True) -> Runs:
+    """Every body of every declared type that fits the deck and the largest hand; with
+    ``natural``, only the types a body of natural cards can be (not a soft bomb).
 
     Bodies come in runs of one type and one lowest rank, shortest chain first: when a hand
     lacks a body, it lacks every longer body of its run too.
@@ -596,6 +690,8 @@ def _runs(ruleset: Ruleset) -> Runs:
     runs: dict[tuple[str, int], list[_Body]] = {}
     bits = cards.FIELD_BITS
     for ctype in ruleset.combinations:
+        if natural and ctype.needs_wilds:
+            continue
         width, unit = ctype.width, ctype.kicker_unit
         longest = ctype.high - ctype.low + 1
         if ctype.max_length is not None:
@@ -700,6 +796,22 @@ def _add_kickers(body: _Body, bound: int, out: list[Play]) -> None:
 
 
 _UNSEEN = object()
+
+
+def _kicker_keys(body: _Body, rest: int) -> Iterator[int]:
+    """Every kicker set (packed) ``body`` may carry from the cards ``rest``, per-rank rules
+    applied (0 alone for a type with no kickers)."""
+    if body.play is not None:
+        yield 0
+        return
+    bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
+    options = []
+    for rank, by_avail in body.options:
+        fits = by_avail[(rest >> (bits * rank)) & mask]
+        if fits:
+            options.append((rank, fits))
+    for picked in _multisets(options, body.n_units):
+        yield sum(step for _, step in picked)
 
 
 def _exact_play(body: _Body, rest: int) -> Play | None:
@@ -827,7 +939,13 @@ def _check_playable(ruleset: Ruleset, runs: Runs, index: RunIndex) -> None:
     by itself (a seat left holding only that card could never lead, and the hand could not go
     on)."""
     deck = ruleset.deck_key
-    formable = {name: False for name in ruleset.class_of}
+    formable = {c.name: False for c in ruleset.combinations if not c.needs_wilds}
+    for ctype in ruleset.combinations:
+        if ctype.needs_wilds and not ruleset.wild_drawn:
+            raise ruleset.error(
+                f"its body must hold wild cards (wilds: {ctype.wilds}), and this ruleset has "
+                "none (no 'wild' section); remove it with 'enabled: false'",
+                "combinations", ctype.name, "wilds")
     for run in runs:
         name = run[0].ctype.name
         if formable[name]:

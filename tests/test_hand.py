@@ -188,7 +188,7 @@ def _redistributed(hand: Hand, seat: int, rng: random.Random) -> Deal:
         dealt.append(start)
     d = hand.deal
     return Deal(tuple(dealt), kitty, undealt, d.dealer, d.first_bidder, d.marked_card,
-                d.turned_card, None)
+                d.turned_card, None, d.wild)
 
 
 def _ranks(key: int) -> list[int]:

@@ -233,9 +233,10 @@ def example_problems(ruleset: Ruleset, where: str, example: Mapping[str, Any]) -
                                                              if assuming else "")
     try:
         key = table.key_of(example["cards"])
+        wild = tuple(sorted(set(parse(example.get("wild", "")))))
     except DdzError as exc:
         return [f"{label}: {exc}"]
-    found = table.readings(key)
+    found = table.readings(key, wild)
     engine = {r.short(): r.kickers for r in found}
     stated = [split_reading(r) for r in example["reads"]]
     problems = []
@@ -246,14 +247,15 @@ def example_problems(ruleset: Ruleset, where: str, example: Mapping[str, Any]) -
         if kickers is not None and short in engine and engine[short] != kickers:
             problems.append(f"{label}: as {short} the kickers are {engine[short]}, not {kickers}")
     if "forbidden_by" in example:
-        reason = table.explain(key)
+        reason = table.explain(key, wild)
         if found or example["forbidden_by"] not in reason:
             problems.append(f"{label}: not forbidden by {example['forbidden_by']}: {reason}")
     for others, wanted_verdict in ((example.get("beats", []), True),
                                    (example.get("does_not_beat", []), False)):
         for other in others:
             try:
-                verdict = table.play(example["cards"]).reading.beats(table.play(other).reading)
+                verdict = table.play(example["cards"], wild).reading.beats(
+                    table.play(other, wild).reading)
             except DdzError as exc:
                 problems.append(f"{label}: cannot compare with {other}: {exc}")
                 continue

@@ -66,7 +66,16 @@ def sample_deal(view: View, ruleset: Ruleset, rng: random.Random) -> Deal:
         dealt.append(start)
     marked = view.marked_card[1] if view.marked_card else None
     return Deal(tuple(dealt), kitty, undealt, view.dealer, view.first_bidder, marked,
-                view.turned_card, None)
+                view.turned_card, None, _wild_ranks(view, ruleset, rng))
+
+
+def _wild_ranks(view: View, ruleset: Ruleset, rng: random.Random) -> tuple[int, ...]:
+    """The wild ranks of a world: those the view has seen drawn, then, for any still to be
+    drawn, ranks drawn at random from the rest."""
+    seen = list(view.wild)
+    left = [r for r in ruleset.wild_ranks if r not in seen]
+    rng.shuffle(left)
+    return tuple(seen + left[:len(ruleset.wild_drawn) - len(seen)])
 
 
 #: The public story: every auction word, the landlord's call for a partner where there is

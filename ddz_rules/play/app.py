@@ -11,10 +11,13 @@ hint, the unseen-card counter, the advantage line, every seat's card count, the 
 each seat's last play in the trick), the log of moves, and a prompt. What is typed there is
 played through the session: a refused action prints its one-line reason and the game goes on,
 and a card set with several readings (``marked-card``) opens a list to name one. Bots move
-one at a time, their choices made off the event loop. The same app runs in a browser with
-``textual serve "ddz play ..."`` (``pip install textual-dev``), and headless under Textual's
-test pilot (``App.run_test()``), which is how the tests play whole hands and how
-:func:`save_screenshot` draws the README's picture.
+one at a time, their choices made off the event loop. In a match
+(:class:`~ddz_rules.play.match_session.MatchSession`) the screen also shows the running
+totals of every seat and where the match is, each finished deal is logged with the totals
+after it, and ``next`` (or enter on an empty prompt) deals the next deal once one is over.
+The same app runs in a browser with ``ddz play --serve`` (:mod:`ddz_rules.play.serve`), and
+headless under Textual's test pilot (``App.run_test()``), which is how the tests play whole
+hands and matches and how :func:`save_screenshot` draws the README's picture.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ddz_rules import cards
 from ddz_rules.errors import DdzError, UsageError
 from ddz_rules.game import PASS, Phase
+from ddz_rules.play.match_session import MatchSession
 from ddz_rules.play.session import (
     AIDS,
     Outcome,
@@ -51,11 +55,16 @@ HELP = ("cards (33, 334455, 10JQKA; B, R the jokers), pass, or a bid; ? a hint; 
 #: The help where the landlord calls a rank for a partner (``teams.partner: called_rank``).
 HELP_CALL = ("cards (33, 334455, 10JQKA; B, R the jokers), pass, a bid, or as landlord call "
              "RANK or alone; ? a hint; quit (the hand is saved)")
+#: What a match adds to the help.
+HELP_MATCH = "; next (or enter) deals the next deal"
 
 
-def help_text(session: Session) -> str:
-    """What may be typed at the prompt under the session's ruleset."""
-    return HELP_CALL if session.ruleset.partner_rule == "called_rank" else HELP
+def help_text(session: Session, match: bool = False) -> str:
+    """What may be typed at the prompt under the session's ruleset (in a match, too)."""
+    text = HELP_CALL if session.ruleset.partner_rule == "called_rank" else HELP
+    if match:
+        text = text.replace("(the hand is saved)", "(the match is saved)") + HELP_MATCH
+    return text
 
 
 def require_textual() -> None:
@@ -77,9 +86,16 @@ def require_terminal() -> None:
                          "hand out with bots and prints the result")
 
 
-def run_app(session: Session, aids: tuple[str, ...] = AIDS) -> None:
-    """Play in the terminal until the person leaves (the hand is saved after every action)."""
-    make_app(session, aids).run()
+def run_app(game: Session | MatchSession, aids: tuple[str, ...] = AIDS) -> None:
+    """Play in the terminal until the person leaves (the hand or match is saved after every
+    action)."""
+    make_app(game, aids).run()
+
+
+def served() -> bool:
+    """Whether the app runs under a web driver (served to a browser, with no terminal: its
+    standard output carries the screen)."""
+    return "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
 
 
 def cards_text(key: int, style: str = "bold black on grey93") -> Text:
@@ -132,11 +148,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def make_app(session: Session, aids: tuple[str, ...] = AIDS, bot_delay: float = BOT_DELAY
-             ) -> Any:
-    """The Textual app for ``session`` (a ``textual.app.App``)."""
+def make_app(game: Session | MatchSession, aids: tuple[str, ...] = AIDS,
+             bot_delay: float = BOT_DELAY) -> Any:
+    """The Textual app for a hand or a match (a ``textual.app.App``)."""
     require_textual()
-    return _app_class()(session, aids, bot_delay)
+    return _app_class()(game, aids, bot_delay)
 
 
 @cache
@@ -158,6 +174,7 @@ def _app_class() -> Any:
         #table { width: 3fr; }
         #aids { width: 2fr; padding: 0 1; }
         #status, #seats, #kitty { height: auto; padding: 0 1; }
+        #totals { height: auto; padding: 0 1; color: $accent; display: none; }
         #log { height: 1fr; border: round $panel; }
         #aids Static { height: auto; margin-bottom: 1; }
         #hand { height: auto; padding: 0 1; }
@@ -171,16 +188,36 @@ def _app_class() -> Any:
             Binding("ctrl+q", "quit", "quit (saved)", priority=True),
         ]
 
-        def __init__(self, session: Session, aids: tuple[str, ...], bot_delay: float) -> None:
+        def __init__(self, game: Session | MatchSession, aids: tuple[str, ...],
+                     bot_delay: float) -> None:
             super().__init__()
-            self.session = session
+            self.match = game if isinstance(game, MatchSession) else None
+            self.hand_session = game if isinstance(game, Session) else None
             self.aids = set(aids)
             self.bot_delay = bot_delay
             self.busy = False
             self.hint_line = ""
             self.choices: tuple[Any, ...] = ()
-            self.sub_title = (f"{session.ruleset.id}, seed {session.hand.deal.seed}: you are "
-                              f"seat {session.seat}, bots {session.bots}")
+            #: Finished deals of the match already logged.
+            self.logged = 0
+            self.set_sub_title()
+
+        @property
+        def session(self) -> Session:
+            """The hand being played (in a match, the current deal)."""
+            if self.match is not None:
+                return self.match.session
+            assert self.hand_session is not None
+            return self.hand_session
+
+        def set_sub_title(self) -> None:
+            s = self.session
+            if self.match is not None:
+                self.sub_title = (f"{s.ruleset.id}, a match, seed {self.match.seed}: you are "
+                                  f"seat {s.seat}, bots {s.bots}")
+            else:
+                self.sub_title = (f"{s.ruleset.id}, seed {s.hand.deal.seed}: you are seat "
+                                  f"{s.seat}, bots {s.bots}")
 
         # ---------------------------------------------------------------- layout
 
@@ -189,9 +226,10 @@ def _app_class() -> Any:
             with Horizontal(id="top"):
                 with Vertical(id="table"):
                     yield Static(id="status")
+                    yield Static(id="totals")
                     yield Static(id="seats")
                     yield Static(id="kitty")
-                    yield RichLog(id="log", wrap=True, markup=False)
+                    yield RichLog(id="log", wrap=True, markup=False, min_width=20)
                 with Vertical(id="aids"):
                     yield Static(id="aid-hint")
                     yield Static(id="aid-counter")
@@ -201,12 +239,16 @@ def _app_class() -> Any:
             yield Static(id="hand")
             yield Static(id="message")
             yield OptionList(id="readings")
-            yield Input(placeholder=help_text(self.session), id="prompt", max_length=200)
+            yield Input(placeholder=help_text(self.session, self.match is not None),
+                        id="prompt", max_length=200)
             yield Footer()
 
         def on_mount(self) -> None:
             self.query_one("#prompt", Input).focus()
             self.log_line(f"{self.session.ruleset.id}: {self.session.ruleset.title}")
+            if self.match is not None:
+                self.log_line(self.match.header())
+                self.log_deals()  # a resumed match: the deals played so far
             for line in self.session.history():  # a resumed hand: what happened so far
                 self.log_line(line)
             self.refresh_all()
@@ -217,6 +259,15 @@ def _app_class() -> Any:
         def log_line(self, line: str) -> None:
             self.query_one("#log", RichLog).write(line)
 
+        def log_deals(self) -> None:
+            """Log each deal of the match finished since the last call, with the totals."""
+            match = self.match
+            if match is None:
+                return
+            for number in range(self.logged, len(match.state.hands)):
+                self.log_line(match.deal_line(number))
+            self.logged = len(match.state.hands)
+
         def say(self, message: str, ok: bool = True) -> None:
             style = "green" if ok else "bold red"
             self.query_one("#message", Static).update(Text(message, style=style))
@@ -225,7 +276,10 @@ def _app_class() -> Any:
             s = self.session
             view = s.view
             phase = view.phase
-            if s.over:
+            if s.over and self.match is not None:
+                status = ("the match is over" if self.match.over else "the deal is over: "
+                          "type next (or press enter) for the next deal")
+            elif s.over:
                 status = "the hand is over"
             elif view.to_act == s.seat:
                 if phase is Phase.AUCTION:
@@ -249,6 +303,11 @@ def _app_class() -> Any:
                 f"x{view.multiplier} · dealer: seat {view.dealer}\n",
                 *((partner + "\n",) if partner else ()), status))
             self.query_one("#seats", Static).update(self.seats_text())
+            totals = self.query_one("#totals", Static)
+            totals.display = self.match is not None
+            if self.match is not None:
+                totals.update(Text(f"{self.match.progress_line()}\n"
+                                   f"{self.match.totals_line()}"))
             kitty = "kitty: " + ("face down" if view.kitty is None else "")
             kitty_text = Text(kitty)
             if view.kitty is not None:
@@ -274,7 +333,10 @@ def _app_class() -> Any:
             self.query_one("#hand", Static).update(hand)
             self.draw_aids()
             result = self.query_one("#result", Static)
-            if s.over:
+            if s.over and self.match is not None:
+                result.update("\n".join(self.match_result_lines()))
+                result.display = True
+            elif s.over:
                 lines = s.result_lines()
                 path = s.save_path
                 if path is not None:
@@ -286,6 +348,22 @@ def _app_class() -> Any:
                 result.display = True
             else:
                 result.display = False
+
+        def match_result_lines(self) -> list[str]:
+            """A finished deal of a match: its result, the totals, and what comes next."""
+            match = self.match
+            assert match is not None
+            lines = [*self.session.result_lines(), match.totals_line()]
+            path = match.save_path
+            if match.over:
+                lines.append(match.result_line())
+                if path is not None:
+                    lines.append(f"record: {path} (ddz replay {path} checks it)")
+                lines.append("the match is over: type quit to leave")
+            else:
+                lines.append(f"{match.progress_line()}: type next (or press enter), or quit"
+                             + (" (the match is saved)" if path is not None else ""))
+            return lines
 
         def seats_text(self) -> Text:
             s, view = self.session, self.session.view
@@ -361,7 +439,10 @@ def _app_class() -> Any:
                     self.say("there is nothing to hint: it is not your turn", ok=False)
                 return
             if word in ("help", "h"):
-                self.say(help_text(s) + "; F1-F6 switch the aids")
+                self.say(help_text(s, self.match is not None) + "; F1-F6 switch the aids")
+                return
+            if self.match is not None and (word in ("next", "new") or (not word and s.over)):
+                self.next_deal()
                 return
             if word == "new":
                 if s.over and s.hand.result is not None and s.hand.result.redeal:
@@ -384,6 +465,30 @@ def _app_class() -> Any:
                 return
             self.after(outcome)
 
+        def next_deal(self) -> None:
+            """In a match: deal the next deal once the current one is over."""
+            match = self.match
+            assert match is not None
+            if match.over:
+                self.say("the match is over: type quit to leave", ok=False)
+                return
+            if not match.hand_over:
+                self.say("the deal is still being played: next deals once it is over",
+                         ok=False)
+                return
+            try:
+                match.next_hand()
+            except DdzError as exc:  # a save that failed: said, and the game goes on
+                self.say(str(exc), ok=False)
+                return
+            hand = match.session.hand
+            self.log_line(f"deal {match.deals}: dealt by seat {hand.deal.dealer}, seed "
+                          f"{hand.deal.seed}")
+            self.hint_line = ""
+            self.say(match.progress_line())
+            self.refresh_all()
+            self.start_bots()
+
         def after(self, outcome: Outcome) -> None:
             ok, message, choices = outcome.ok, outcome.message, outcome.choices
             options = self.query_one("#readings", OptionList)
@@ -397,6 +502,7 @@ def _app_class() -> Any:
             self.say(message, ok)
             if ok:
                 self.log_line(outcome.done)
+                self.log_deals()
                 self.hint_line = ""
                 self.refresh_all()
                 self.start_bots()
@@ -439,6 +545,7 @@ def _app_class() -> Any:
                     action = await asyncio.to_thread(s.bot_choice)
                     line = s.apply_bot(action)
                     self.log_line(line)
+                    self.log_deals()
                     self.refresh_all()
             except DdzError as exc:  # a save that failed
                 self.say(str(exc), ok=False)
@@ -448,6 +555,9 @@ def _app_class() -> Any:
                 self.say("your turn")
                 if "hint" in self.aids:
                     await self.show_hint()
+            elif self.match is not None and s.over:
+                self.say("the match is over" if self.match.over
+                         else "the deal is over: type next (or press enter) for the next deal")
             elif s.over:
                 self.say("the hand is over")
             self.refresh_all()

@@ -16,7 +16,8 @@ After every action the hand is written whole (a temporary file, then a rename) a
 record (``ddz_rules/schema/record.schema.json``): ``ddz replay`` checks it once the hand is
 over, and :meth:`Session.resume` continues it. Who plays which seat is kept beside it in a
 small JSON file, ``NAME.play.json`` for a record ``NAME.json`` (a hand record has no field
-for it).
+for it). In a match (:mod:`ddz_rules.play.match_session`) a session is one deal, and the
+match is saved in its place (:attr:`Session.on_change`).
 """
 
 from __future__ import annotations
@@ -211,6 +212,9 @@ class Session:
         self.autoplay = autoplay
         self._bots: dict[str, Bot] = {}
         self._ruleset_name: str | None = None
+        #: Called after every action in place of writing the hand record, where the hand is
+        #: one deal of a match (:class:`~ddz_rules.play.match_session.MatchSession` saves it).
+        self.on_change: Callable[[], None] | None = None
 
     # ------------------------------------------------------------ making and resuming
 
@@ -241,20 +245,8 @@ class Session:
         where = str(path)
         record = read_record(where)
         if is_match_record(record):
-            raise UsageError(f"{where} is a match record; ddz play resumes a hand record")
-        side = _read_sidecar(path)
-        for name, given in (("seat", seat), ("bots", bots)):
-            if side is None:
-                if given is None:
-                    raise UsageError(f"{sidecar_path(path)} is missing, so who plays which "
-                                     f"seat is not known: give --seat and --bots")
-            elif given is not None and given != side[name]:
-                raise UsageError(f"--{name} {given}: {where} was saved with --{name} "
-                                 f"{side[name]}; a resumed hand keeps its seats")
-        chosen_seat = side["seat"] if side else seat
-        chosen_bots = side["bots"] if side else bots
-        assert isinstance(chosen_seat, int) and isinstance(chosen_bots, str)
-        hint = hint_level or (side["hint"] if side else "medium")
+            raise UsageError(f"{where} is a match record; MatchSession.resume continues it")
+        chosen_seat, chosen_bots, hint = saved_seats(path, seat, bots, hint_level, "hand")
         done = replay(record, where)
         if not done.valid and done.action is not None:
             raise UsageError(f"{where}: action {done.index} ({done.action!r}): {done.reason}; "
@@ -283,20 +275,17 @@ class Session:
         return record
 
     def save(self) -> None:
-        """Write the hand record whole (and, the first time, who plays which seat)."""
+        """Write the hand record whole (and, the first time, who plays which seat); in a
+        match, have the match saved instead (:attr:`on_change`)."""
+        if self.on_change is not None:
+            self.on_change()
+            return
         if self.save_path is None:
             return
         path = self.save_path
         if self._ruleset_name is None:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise UsageError(f"{path}: cannot create its folder: "
-                                 f"{exc.strerror or exc}") from None
-            self._ruleset_name = _ruleset_name(path.parent, self.hand.ruleset)
-            side = {"ddz_play": 1, "seat": self.seat, "bots": self.bots,
-                    "hint": self.hint_level}
-            write_whole(sidecar_path(path), json.dumps(side) + "\n", "the hand was not saved")
+            self._ruleset_name = start_save(path, self.hand.ruleset, self.seat, self.bots,
+                                            self.hint_level, "hand")
         write_whole(path, json.dumps(self.record(), ensure_ascii=False) + "\n",
                     "the hand goes on unsaved")
 
@@ -796,7 +785,43 @@ def tricks(view: View) -> tuple[list[TrickEntry], list[TrickEntry]]:
 # --------------------------------------------------------------------------- files
 
 
-def _ruleset_name(folder: Path, ruleset: Ruleset) -> str:
+def saved_seats(path: Path, seat: int | None, bots: str | None, hint_level: str | None,
+                what: str) -> tuple[int, str, str]:
+    """Who plays which seat in the game saved in ``path`` (its side file, ``NAME.play.json``):
+    the person's seat, the bots' level and the hint level. A ``seat`` or ``bots`` given must
+    agree with the side file, and both are needed where it is missing; ``what`` is ``hand``
+    or ``match``, for the messages."""
+    side = _read_sidecar(path)
+    for name, given in (("seat", seat), ("bots", bots)):
+        if side is None:
+            if given is None:
+                raise UsageError(f"{sidecar_path(path)} is missing, so who plays which "
+                                 f"seat is not known: give --seat and --bots")
+        elif given is not None and given != side[name]:
+            raise UsageError(f"--{name} {given}: {path} was saved with --{name} "
+                             f"{side[name]}; a resumed {what} keeps its seats")
+    chosen_seat = side["seat"] if side else seat
+    chosen_bots = side["bots"] if side else bots
+    assert isinstance(chosen_seat, int) and isinstance(chosen_bots, str)
+    return chosen_seat, chosen_bots, hint_level or (side["hint"] if side else "medium")
+
+
+def start_save(path: Path, ruleset: Ruleset, seat: int, bots: str, hint_level: str,
+               what: str) -> str:
+    """Before a game's first save: its folder made, who plays which seat written beside it
+    (``NAME.play.json``), and the name its records give the ruleset (:func:`_ruleset_name`),
+    which is returned. ``what`` is ``hand`` or ``match``, for the messages."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot create its folder: {exc.strerror or exc}") from None
+    name = _ruleset_name(path.parent, ruleset, what)
+    side = {"ddz_play": 1, "seat": seat, "bots": bots, "hint": hint_level}
+    write_whole(sidecar_path(path), json.dumps(side) + "\n", f"the {what} was not saved")
+    return name
+
+
+def _ruleset_name(folder: Path, ruleset: Ruleset, what: str = "hand") -> str:
     """How the saved record names its ruleset: a bundled id, or a copy beside it (an
     existing file of that name is used only if it is the same ruleset, never overwritten)."""
     if ruleset.id in bundled_ids() and load_bundled(ruleset.id) is ruleset:
@@ -809,7 +834,7 @@ def _ruleset_name(folder: Path, ruleset: Ruleset) -> str:
             same = False
         if not same:
             raise UsageError(f"{target} exists and is not the ruleset {ruleset.id} being "
-                             "played; save the hand in another folder (--save)")
+                             f"played; save the {what} in another folder (--save)")
         return target.name
     return ruleset_beside(folder, ruleset)
 

@@ -1,0 +1,433 @@
+"""A whole match as a person plays it, ``ddz play --match``: deal after deal, with running totals.
+
+A :class:`MatchSession` plays one :class:`~ddz_rules.play.session.Session` per deal (the
+person's seat, the bots, the aids and the typed actions are the session's) and adds each
+finished deal to a :class:`~ddz_rules.match.MatchState`, which alone says what the ruleset's
+``match`` rule points mean: who deals next (``match.rotation``, thrown-in deals included),
+whether a thrown-in deal counts (``match.redeal``), when the match is over and who wins.
+Deal ``d`` (0, 1, ...) is dealt from :func:`~ddz_rules.compare.matches.match_deal_seed` of the
+match seed, as ``ddz match`` deals match 0 of a run with that seed, so a match is the same
+wherever it is played or continued.
+
+After every action the match is written whole as a match record
+(``ddz_rules/schema/match-record.schema.json``): every deal so far as a hand record, the deal
+in progress last, with the totals, leaders and tie of the deals finished so far. ``ddz replay``
+checks it once the match is over (before then it says where it stops, as for a hand), and
+:meth:`MatchSession.resume` continues it, mid-deal included. Who plays which seat is kept
+beside it in ``NAME.play.json``, as for a hand.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ddz_rules.compare.matches import match_deal_seed
+from ddz_rules.errors import UsageError
+from ddz_rules.game import Hand
+from ddz_rules.match import MAX_REDEALS, MatchHand, MatchState, ranked_by, side_winners
+from ddz_rules.play.session import (
+    MAX_SEED,
+    Session,
+    check_level,
+    check_players,
+    open_session,
+    saved_seats,
+    start_save,
+)
+from ddz_rules.records import (
+    is_match_record,
+    read_record,
+    replay,
+    ruleset_of,
+    to_record,
+    write_whole,
+)
+from ddz_rules.ruleset import Ruleset, load
+
+
+def default_match_save(ruleset: Ruleset, seed: int) -> Path:
+    """The save file of a new match: ``ddz-play-RULESET-match-seedS.json`` here."""
+    return Path(f"ddz-play-{ruleset.id}-match-seed{seed}.json")
+
+
+def rules_text(ruleset: Ruleset) -> str:
+    """A ruleset's match rules in a phrase: ``10 hands, ties declared, the deal passes every
+    deal``."""
+    rules = ruleset.match
+    length = {"hands": f"{rules.hands} hands",
+              "target": f"first to {rules.target}, at most {rules.hands} hands",
+              "best_of": f"best of {rules.hands} hands"}[rules.length]
+    return (f"{length}, ties {rules.ties.replace('_', ' ')}, the deal passes "
+            f"{rules.rotation.replace('_', ' ')}")
+
+
+def signed(values: tuple[int, ...] | list[int]) -> str:
+    return " ".join(f"{v:+5d}" for v in values)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a match stands: the totals, the hands each seat's side won, the seats holding
+    the top (by ``match.ranked_by``), whether more than one does, and whether it is over."""
+
+    totals: tuple[int, ...]
+    hands_won: tuple[int, ...]
+    leaders: tuple[int, ...]
+    tie: bool
+    over: bool
+    counted: int
+    decided_at: int | None
+
+
+class MatchSession:
+    """A match in which ``seat`` is played by a person (or, with ``autoplay``, by the hint
+    level) and every other seat by a bot of level ``bots``; ``seed`` is the match seed and
+    ``index`` the match's index in a run (its first dealer is ``index`` modulo the seats, as
+    in ``ddz match``)."""
+
+    def __init__(self, ruleset: Ruleset, seat: int, bots: str = "standard",
+                 hint_level: str = "medium", seed: int = 0, index: int = 0,
+                 save: Path | None = None, autoplay: bool = False) -> None:
+        check_players(ruleset, seat)
+        check_level(bots, "--bots")
+        check_level(hint_level, "--hint")
+        self.ruleset = ruleset
+        self.seat = seat
+        self.bots = bots
+        self.hint_level = hint_level
+        self.seed = seed
+        self.index = index
+        self.save_path = save
+        self._autoplay = autoplay
+        self.state = MatchState(ruleset, first_dealer=index % ruleset.players)
+        #: The hand records of the deals played out, in order.
+        self.finished: list[dict[str, Any]] = []
+        self._ruleset_name: str | None = None
+        self.session = self._session_for(Hand.new(ruleset, self._deal_seed(), self.state.dealer))
+
+    # ------------------------------------------------------------ making and resuming
+
+    @classmethod
+    def new(cls, ruleset: Ruleset, seat: int = 0, bots: str = "standard", seed: int = 0,
+            hint_level: str = "medium", save: Path | None = None,
+            autoplay: bool = False) -> MatchSession:
+        """A new match, its first deal dealt; with ``save``, written at once (a new match
+        never overwrites a file)."""
+        check_players(ruleset, seat)
+        if save is not None and (save.exists() or save.is_symlink()):
+            raise UsageError(f"{save} already exists: continue that game with 'ddz play "
+                             f"--resume {save}', or give --save another file (nothing was "
+                             "overwritten)")
+        match = cls(ruleset, seat, bots, hint_level, seed, save=save, autoplay=autoplay)
+        match.save()
+        return match
+
+    @classmethod
+    def resume(cls, path: Path, seat: int | None = None, bots: str | None = None,
+               hint_level: str | None = None, autoplay: bool = False) -> MatchSession:
+        """The match saved in ``path``, rebuilt by replaying every deal, continued where it
+        stopped (mid-deal included), with the seats as they were (``NAME.play.json``)."""
+        where = str(path)
+        record = read_record(where)
+        if not is_match_record(record):
+            raise UsageError(f"{where} is a hand record, not a match; leave out --match to "
+                             "continue the hand")
+        chosen_seat, chosen_bots, hint = saved_seats(path, seat, bots, hint_level, "match")
+        seed = record.get("seed")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not -MAX_SEED < seed < MAX_SEED:
+            raise UsageError(f"{where}: field seed: {str(seed)[:40]}; ddz play continues a "
+                             "match with its match seed, an integer less than 2**63 in size")
+        ruleset = ruleset_of(record, where)
+        hands = record["hands"]
+        match = cls(ruleset, chosen_seat, chosen_bots, hint, seed, record.get("index", 0), path,
+                    autoplay)
+        match._ruleset_name = record["ruleset"]
+        for number, hand_record in enumerate(hands):
+            at = f"{where}: hand {number}"
+            if match.state.over:
+                raise UsageError(f"{at}: the match was already over; this hand is one too "
+                                 "many, so the saved match cannot be continued")
+            if hand_record.get("ruleset") != record["ruleset"]:
+                raise UsageError(f"{at}: field ruleset: {str(hand_record.get('ruleset'))[:40]!r}"
+                                 f", but the match is played under {record['ruleset']!r}")
+            done = replay(hand_record, where)
+            if not done.valid and (done.action is not None or number < len(hands) - 1):
+                action = f", action {done.index} ({done.action!r})" if done.action else ""
+                raise UsageError(f"{at}{action}: {done.reason}; the saved match cannot be "
+                                 "continued")
+            if done.hand.deal.dealer != match.state.dealer:
+                raise UsageError(f"{at}: dealt by seat {done.hand.deal.dealer}, but "
+                                 f"match.rotation ({ruleset.match.rotation}) has seat "
+                                 f"{match.state.dealer} deal it")
+            match.session = match._session_for(done.hand)
+            if done.valid:
+                match._add_finished()
+        return match
+
+    def _deal_seed(self) -> int:
+        """The seed of the next deal: deal ``d`` of the match is ``match_deal_seed``'s."""
+        return match_deal_seed(self.seed, self.index, len(self.state.hands))
+
+    def _session_for(self, hand: Hand) -> Session:
+        session = Session(hand, self.seat, self.bots, self.hint_level, autoplay=self._autoplay)
+        session.on_change = self._changed
+        return session
+
+    def next_hand(self) -> None:
+        """After a deal is over (played out or thrown in): deal the next one, by the seat
+        ``match.rotation`` names, and save."""
+        if not self.session.over:
+            raise UsageError("the deal is still being played")
+        if self.over:
+            raise UsageError("the match is over")
+        self.session = self._session_for(Hand.new(self.ruleset, self._deal_seed(),
+                                                  self.state.dealer))
+        self.save()
+
+    # ------------------------------------------------------------ state
+
+    @property
+    def autoplay(self) -> bool:
+        return self._autoplay
+
+    @autoplay.setter
+    def autoplay(self, value: bool) -> None:
+        self._autoplay = value
+        self.session.autoplay = value
+
+    @property
+    def over(self) -> bool:
+        """Whether the match is over (the deal just played was its last)."""
+        return self.state.over
+
+    @property
+    def hand_over(self) -> bool:
+        """Whether the current deal is over: played out, or thrown in."""
+        return self.session.over
+
+    @property
+    def deals(self) -> int:
+        """Deals dealt so far, the current one included."""
+        return len(self.finished) + (0 if self.session.over else 1)
+
+    def standing(self) -> Standing:
+        """The totals and the leaders after the deals finished so far (the winners and the
+        tie once the match is over, as ``ddz replay`` of its record says them)."""
+        state = self.state
+        if state.over:
+            o = state.outcome()
+            return Standing(o.totals, o.hands_won, o.winners, o.tie, True, o.counted,
+                            o.decided_at)
+        key: tuple[int, ...] = getattr(state, ranked_by(self.ruleset))
+        leaders = tuple(s for s in range(self.ruleset.players) if key[s] == max(key))
+        return Standing(state.totals, state.hands_won, leaders, len(leaders) > 1, False,
+                        state.counted, None)
+
+    def label(self, seat: int) -> str:
+        """``seat 0 (you)``, ``seat 1 (standard)``; with autoplay, ``seat 0 (medium)``."""
+        who = self.bots if seat != self.seat else self.hint_level if self._autoplay else "you"
+        return f"seat {seat} ({who})"
+
+    # ------------------------------------------------------------ lines
+
+    def header(self) -> str:
+        """The match in a line: its rules, who plays, its seed."""
+        who = (f"seat {self.seat} played by {self.hint_level} (autoplay)" if self._autoplay
+               else f"you play seat {self.seat}")
+        return (f"{self.ruleset.id}: a match ({rules_text(self.ruleset)}); {who}, the other "
+                f"seats by {self.bots}; seed {self.seed}")
+
+    def table(self) -> list[str]:
+        """Every finished deal as ``ddz match`` prints it: the dealer, the hand's number
+        among those counted, the scores and the running totals."""
+        n = self.ruleset.players
+        lines = [f"{'deal':>4} {'dealer':>6}  {'hand':<10} {'scores':<{6 * n}} totals"]
+        running = [0] * n
+        counted = 0
+        for number, hand in enumerate(self.state.hands, start=1):
+            running = [t + s for t, s in zip(running, hand.scores, strict=True)]
+            counted += hand.counted
+            what = (f"{counted:>2}" if hand.counted else "--") + (
+                " thrown in" if hand.redeal else "")
+            lines.append(f"{number:>4} {hand.dealer:>6}  {what:<10} {signed(hand.scores)}"
+                         f"  {signed(running)}")
+        return lines
+
+    def deal_line(self, number: int) -> str:
+        """One finished deal (``number`` from 0) in words, with the totals after it."""
+        hand: MatchHand = self.state.hands[number]
+        counted = sum(h.counted for h in self.state.hands[:number + 1])
+        totals = [sum(h.scores[s] for h in self.state.hands[:number + 1])
+                  for s in range(self.ruleset.players)]
+        what = (f"hand {counted}" if hand.counted else "not counted") + (
+            ", thrown in" if hand.redeal else "")
+        return (f"deal {number + 1} (dealer seat {hand.dealer}), {what}: scores "
+                f"{list(hand.scores)}; totals {totals}")
+
+    def totals_line(self) -> str:
+        """The running totals of every seat (and, in a best-of match, the hands won)."""
+        s = self.standing()
+        you = "" if self._autoplay else " (you)"
+        seats = ", ".join(f"seat {seat}{you if seat == self.seat else ''} {total:+d}"
+                          for seat, total in enumerate(s.totals))
+        line = f"totals after {s.counted} hand{'s' if s.counted != 1 else ''}: {seats}"
+        if ranked_by(self.ruleset) == "hands_won":
+            line += f"; hands won {list(s.hands_won)}"
+        return line
+
+    def progress_line(self) -> str:
+        """Where the match is: the deal in play and the hand it would be, or what comes
+        next."""
+        state, rules = self.state, self.ruleset.match
+        if state.over:
+            return "the match is over"
+        if self.session.over:
+            return (f"deal {len(self.finished)} is over; deal {len(self.finished) + 1} is "
+                    f"dealt by seat {state.dealer}")
+        hand = state.counted + 1
+        of = {"hands": f"hand {hand} of {rules.hands}",
+              "target": f"hand {hand} (first to {rules.target}, at most {rules.hands})",
+              "best_of": f"hand {hand} (best of {rules.hands})"}[rules.length]
+        if state.regular_over:
+            of = f"hand {hand}, played on: the top is level"
+        return f"deal {self.deals}, {of}, dealt by seat {self.session.hand.deal.dealer}"
+
+    def result_line(self) -> str:
+        """The final standing, as ``ddz replay`` of the match record gives it (or, before
+        the end, who leads)."""
+        s = self.standing()
+        names = " and ".join(self.label(seat) for seat in s.leaders)
+        if not s.over:
+            lead = f"level at the top: {names}" if s.tie else f"{names} leads"
+            return f"after {s.counted} hands counted: {lead}; totals {list(s.totals)}"
+        verdict = f"a tie between {names}" if s.tie else f"{names} wins"
+        decided = (f", decided after hand {s.decided_at} of {s.counted}"
+                   if s.decided_at is not None else "")
+        won = (f"; hands won {list(s.hands_won)}"
+               if ranked_by(self.ruleset) == "hands_won" else "")
+        return f"result: {verdict}{decided}; totals {list(s.totals)}{won}"
+
+    # ------------------------------------------------------------ saving
+
+    def _changed(self) -> None:
+        """After every action: a deal just over is added to the match; then the match is
+        saved."""
+        if self.session.over and len(self.state.hands) == len(self.finished):
+            self._add_finished()
+        self.save()
+
+    def _add_finished(self) -> None:
+        hand = self.session.hand
+        result = hand.result
+        assert result is not None
+        winners = side_winners(self.ruleset.players, result.landlord, result.winner,
+                               result.partner)
+        self.state.add(result.scores, winners, result.redeal)
+        self.finished.append(self._hand_record(hand))
+
+    def _hand_record(self, hand: Hand) -> dict[str, Any]:
+        record = to_record(hand)
+        if self._ruleset_name is not None:
+            record["ruleset"] = self._ruleset_name
+        return record
+
+    def record(self) -> dict[str, Any]:
+        """The match record so far: every finished deal, then the deal in progress."""
+        hands = list(self.finished)
+        if not self.session.over:
+            hands.append(self._hand_record(self.session.hand))
+        s = self.standing()
+        seats = [self.bots] * self.ruleset.players
+        seats[self.seat] = self.hint_level if self._autoplay else "person"
+        return {"ruleset": self._ruleset_name or self.ruleset.id, "seed": self.seed,
+                "index": self.index, "seats": seats, "hands": hands,
+                "totals": list(s.totals), "winners": list(s.leaders), "tie": s.tie}
+
+    def save(self) -> None:
+        """Write the match record whole (and, the first time, who plays which seat)."""
+        path = self.save_path
+        if path is None:
+            return
+        if self._ruleset_name is None:
+            self._ruleset_name = start_save(path, self.ruleset, self.seat, self.bots,
+                                            self.hint_level, "match")
+            self.finished = [{**r, "ruleset": self._ruleset_name} for r in self.finished]
+        write_whole(path, json.dumps(self.record(), ensure_ascii=False) + "\n",
+                    "the match goes on unsaved")
+
+    def to_json(self) -> dict[str, Any]:
+        """The match as ``ddz play --match --json`` prints it (the fields of ``ddz match``)."""
+        s = self.standing()
+        return {"ruleset": self.ruleset.id, "seed": self.seed, "seat": self.seat,
+                "bots": self.bots, "hint": self.hint_level, "autoplay": self._autoplay,
+                "match": True, "over": s.over,
+                "hands": [{"dealer": h.dealer, "scores": list(h.scores),
+                           "winners": list(h.winners), "redeal": h.redeal,
+                           "counted": h.counted} for h in self.state.hands],
+                "totals": list(s.totals), "hands_won": list(s.hands_won),
+                "winners": list(s.leaders), "tie": s.tie, "counted": s.counted,
+                "decided_at": s.decided_at,
+                "record": str(self.save_path) if self.save_path else None}
+
+
+def autoplay_match(match: MatchSession) -> None:
+    """Play the match to its end with bots in every seat (the hint level in the person's),
+    from wherever it stands."""
+    match.autoplay = True
+    thrown_in = 0
+    while True:
+        match.session.run_bots()
+        if match.over:
+            return
+        last = match.state.hands[-1]
+        thrown_in = thrown_in + 1 if last.redeal and not last.counted else 0
+        if thrown_in > MAX_REDEALS:
+            raise UsageError(f"{match.ruleset.id}: {MAX_REDEALS} deals in a row were thrown "
+                             "in; the bots never take the hand")
+        match.next_hand()
+
+
+def open_game(ruleset: str, seat: int | None = None, bots: str | None = None,
+              seed: int | None = None, hint_level: str | None = None, save: str | None = None,
+              no_save: bool = False, resume: str | None = None, autoplay: bool = False,
+              match: bool = False) -> Session | MatchSession:
+    """The game ``ddz play`` asks for: one hand (:func:`~ddz_rules.play.session.open_session`)
+    or, with ``match``, a whole match of the ruleset; ``resume`` continues the hand or match
+    saved in a file, whichever it holds. Every option is checked before anything is
+    written, each refusal one line."""
+    if resume is not None:
+        if is_match_record(read_record(resume)):
+            for level, option in ((bots, "--bots"), (hint_level, "--hint")):
+                if level is not None:
+                    check_level(level, option)
+            if seed is not None:
+                raise UsageError("--seed: a resumed match keeps the seed it was dealt with; "
+                                 "leave out --seed")
+            if save is not None or no_save:
+                raise UsageError("--resume FILE goes on saving to FILE; leave out --save and "
+                                 "--no-save")
+            return MatchSession.resume(Path(resume), seat, bots, hint_level, autoplay)
+        if match:
+            raise UsageError(f"{resume} holds one hand, not a match; leave out --match to "
+                             "continue it")
+    if not match:
+        return open_session(ruleset, seat, bots, seed, hint_level, save, no_save, resume,
+                            autoplay)
+    for level, option in ((bots, "--bots"), (hint_level, "--hint")):
+        if level is not None:
+            check_level(level, option)
+    loaded = load(ruleset)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    if not -MAX_SEED < seed < MAX_SEED:
+        raise UsageError(f"--seed must be less than 2**63 in size, got {seed}")
+    if no_save and save is not None:
+        raise UsageError("--save and --no-save: choose one")
+    path = (None if no_save else Path(save) if save is not None
+            else default_match_save(loaded, seed))
+    return MatchSession.new(loaded, seat or 0, bots or "standard", seed,
+                            hint_level=hint_level or "medium", save=path, autoplay=autoplay)

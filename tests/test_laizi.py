@@ -1,0 +1,246 @@
+"""Wild cards (laizi): readings only the player can name, and the invariants that still hold.
+
+``laizi`` draws one wild rank a hand after the auction, ``laizi-two`` a sky rank at the deal and
+an earth rank after the auction. Each test is named after the rule clause it proves; the
+exhaustive checks run where the space allows (every sub-multiset of a small hand), the
+property checks where it does not (Hypothesis over hands and wild ranks).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddz_rules import cards, compile_table, load
+from ddz_rules.cards import RANK_INDEX
+from ddz_rules.errors import RulesetError
+from ddz_rules.game import Hand, Phase
+from ddz_rules.records import RecordError, replay, to_record
+from ddz_rules.simulate import play_random
+from ddz_rules.table import Play, PlayTable, Reading
+
+LAIZI = compile_table(load("laizi"))
+TWO = compile_table(load("laizi-two"))
+SUITED = tuple(range(13))
+
+
+def wild(text: str) -> tuple[int, ...]:
+    return tuple(RANK_INDEX[c] for c in text)
+
+
+def shorts(table: PlayTable, text: str, wild_text: str) -> list[str]:
+    return sorted({r.short() for r in table.readings(table.key_of(text), wild(wild_text))})
+
+
+def sub_multisets(key: int) -> Iterator[int]:
+    """Every non-empty sub-multiset of a packed card set."""
+    counts = cards.unpack(key)
+    held = [(r, n) for r, n in enumerate(counts) if n]
+    for taken in itertools.product(*(range(n + 1) for _, n in held)):
+        sub = sum(t << (cards.FIELD_BITS * r) for (r, _), t in zip(held, taken, strict=True))
+        if sub:
+            yield sub
+
+
+# ---------------------------------------------------------------------------- what a wild is
+
+
+def test_a_wild_stands_for_a_missing_card_of_a_straight() -> None:
+    assert shorts(LAIZI, "34572", "2") == ["straight/5/7"]
+
+
+def test_a_soft_bomb_is_three_natural_cards_and_a_wild() -> None:
+    assert shorts(LAIZI, "3335", "5") == ["soft_bomb/1/3", "trio_single/1/3"]
+
+
+def test_four_natural_cards_are_a_hard_bomb_and_four_wilds_the_wild_bomb() -> None:
+    assert shorts(LAIZI, "3333", "5") == ["bomb/1/3"]
+    assert "wild_bomb/1/5" in shorts(LAIZI, "5555", "5")
+    assert not any(s.startswith(("bomb/", "soft_bomb/")) for s in shorts(LAIZI, "5555", "5"))
+
+
+def test_a_wild_alone_is_a_card_of_its_own_rank() -> None:
+    assert shorts(LAIZI, "5", "5") == ["single/1/5"]
+
+
+def test_a_wild_never_stands_for_a_joker() -> None:
+    assert shorts(LAIZI, "5B", "5") == []
+    assert "rocket/1/R" not in shorts(LAIZI, "55", "5")
+
+
+def test_a_wild_as_a_kicker_counts_as_its_own_rank() -> None:
+    """333 carrying the wild 5 as a single: the kicker is a 5, whatever else it could be."""
+    readings = LAIZI.readings(LAIZI.key_of("3335"), wild("5"))
+    assert [r.kickers for r in readings if r.type == "trio_single"] == ["5"]
+
+
+def test_bombs_rank_soft_hard_four_wilds_rocket() -> None:
+    w = wild("5")
+    ladder = [LAIZI.play("3335@soft_bomb", w), LAIZI.play("AAA5@soft_bomb", w),
+              LAIZI.play("3333", w), LAIZI.play("2222", w), LAIZI.play("5555@wild_bomb", w),
+              LAIZI.play("BR", w)]
+    for i, low in enumerate(ladder):
+        for high in ladder[i + 1:]:
+            assert high.reading.beats(low.reading), (high, low)
+            assert not low.reading.beats(high.reading), (low, high)
+
+
+def test_two_wild_ranks_make_a_wild_bomb_only_of_one_rank() -> None:
+    assert "wild_bomb/1/9" in shorts(TWO, "9999", "59")
+    assert not any(s.startswith("wild_bomb") for s in shorts(TWO, "5599", "59"))
+
+
+def test_a_declared_reading_names_one_of_several() -> None:
+    w = wild("5")
+    assert LAIZI.play("3335@soft_bomb", w).reading.type == "soft_bomb"
+    assert LAIZI.play("3335@trio_single/1/3", w).reading.type == "trio_single"
+    with pytest.raises(Exception, match="reads 2 ways"):
+        LAIZI.play("3335", w)
+    with pytest.raises(Exception, match="does not name one reading"):
+        LAIZI.play("3335@pair", w)
+
+
+# ---------------------------------------------------------------------------- legal plays
+
+
+@pytest.mark.parametrize(("table", "wilds"), [(LAIZI, "5"), (LAIZI, "2"), (TWO, "59")])
+@given(seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=15, deadline=None)
+def test_legal_plays_are_exactly_the_readings_of_every_card_set_the_hand_holds(
+        table: PlayTable, wilds: str, seed: int) -> None:
+    """Exhaustive over the hand: every sub-multiset of a 7-card hand holding two wilds, read
+    afresh, gives exactly the (cards, reading) pairs the generator lists."""
+    rng = random.Random(seed)
+    w = wild(wilds)
+    deck = [r for r, n in enumerate(table.ruleset.copies) for _ in range(n) if r not in w]
+    ranks = [*rng.sample(deck, 5), w[0], w[-1]]
+    hand = cards.pack_ranks(ranks)
+    generated = {(p.key, p.reading) for p in table.leads(hand, w)}
+    expected = {(k, r) for k in sub_multisets(hand) for r in table.readings(k, w)}
+    assert generated == expected
+
+
+@given(seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 10**6))
+@settings(max_examples=25, deadline=None)
+def test_answers_are_the_legal_plays_that_beat(seed: int, pick: int) -> None:
+    rng = random.Random(seed)
+    w = wild(rng.choice("3456789TJQKA2"))
+    deck = [r for r, n in enumerate(LAIZI.ruleset.copies) for _ in range(n)]
+    hand = cards.pack_ranks(rng.sample(deck, 12))
+    other = cards.pack_ranks(rng.sample(deck, 12))
+    previous = sorted(LAIZI.leads(other, w), key=lambda p: (p.key, p.reading.short()))
+    chosen = previous[pick % len(previous)].reading
+    leads = {(p.key, p.reading) for p in LAIZI.leads(hand, w) if p.reading.beats(chosen)}
+    assert {(p.key, p.reading) for p in LAIZI.answers(hand, chosen, w)} == leads
+
+
+#: Every reading a 20-card hand holding all four wild 5s can lead: plain plays, soft and hard
+#: bombs, four wilds and the rocket, many of them possible only with wilds.
+WILD_READINGS: list[Reading] = sorted(
+    {p.reading for p in LAIZI.leads(cards.pack_ranks([RANK_INDEX[c] for c in
+                                                      "333555577789TTJQK2BR"]), wild("5"))},
+    key=lambda r: (r.type, r.length, r.rank_index, r.kicker_key))
+
+
+@given(data=st.data())
+@settings(max_examples=60, deadline=None)
+def test_comparison_stays_a_strict_partial_order_over_wild_readings(
+        data: st.DataObject) -> None:
+    a, b, c = (data.draw(st.sampled_from(WILD_READINGS)) for _ in range(3))
+    assert not a.beats(a)
+    assert not (a.beats(b) and b.beats(a))
+    if a.beats(b) and b.beats(c):
+        assert a.beats(c)
+
+
+# ---------------------------------------------------------------------------- whole hands
+
+
+@pytest.mark.parametrize("ruleset_id", ["laizi", "laizi-two"])
+def test_whole_hands_conserve_cards_sum_to_zero_and_replay_with_declared_readings(
+        ruleset_id: str) -> None:
+    ruleset = load(ruleset_id)
+    seen_wild_play = False
+    for seed in range(25):
+        hand = play_random(ruleset, seed)
+        result = hand.result
+        assert result is not None and sum(result.scores) == 0
+        record = to_record(hand)
+        assert len(record["deal"]["wild"]) == len(ruleset.wild_drawn)
+        checked = replay(record)
+        assert checked.valid and checked.hand.result is not None
+        assert checked.hand.result.scores == result.scores
+        for text, op in zip(record["plays"], [o for o in hand.log
+                                              if o.__class__.__name__ in ("Played", "Passed")],
+                            strict=True):
+            play = getattr(op, "play", None)
+            if isinstance(play, Play) and any(cards.unpack(play.key)[r] for r in hand.deal.wild):
+                seen_wild_play = True
+                assert text == f"{play.cards}@{play.reading.short()}"
+    assert seen_wild_play
+
+
+def test_the_wild_rank_is_public_only_once_drawn() -> None:
+    """laizi draws after the auction: no seat sees it before; laizi-two shows the sky rank from
+    the deal and the earth rank after the auction."""
+    for ruleset_id, before in (("laizi", 0), ("laizi-two", 1)):
+        ruleset = load(ruleset_id)
+        hand = Hand.new(ruleset, 11)
+        assert len(hand.deal.wild) == len(ruleset.wild_drawn)
+        assert all(len(hand.view(s).wild) == before for s in range(3))
+        while hand.phase is Phase.AUCTION:
+            hand.apply(hand.legal_actions()[-1])
+        if hand.landlord is not None:
+            assert all(hand.view(s).wild == hand.deal.wild for s in range(3))
+
+
+def test_a_record_without_its_wild_ranks_or_with_a_bad_one_is_refused() -> None:
+    record = to_record(play_random(load("laizi"), 4))
+    missing = {**record, "deal": {k: v for k, v in record["deal"].items() if k != "wild"}}
+    with pytest.raises(RecordError, match="deal.wild"):
+        replay(missing)
+    joker = {**record, "deal": {**record["deal"], "wild": "B"}}
+    with pytest.raises(RecordError, match="deal.wild: B is never wild"):
+        replay(joker)
+    classic = to_record(play_random(load("classic"), 4))
+    with pytest.raises(RecordError, match="has no wild cards"):
+        replay({**classic, "deal": {**classic["deal"], "wild": "5"}})
+
+
+def test_a_declared_reading_the_cards_cannot_make_is_an_illegal_action() -> None:
+    hand = play_random(load("laizi"), 2)
+    record = to_record(hand)
+    index = next(i for i, p in enumerate(record["plays"]) if p != "pass")
+    cards_part = record["plays"][index].partition("@")[0]
+    record["plays"][index] = f"{cards_part}@rocket/1/R"
+    checked = replay(record)
+    assert not checked.valid and checked.index is not None
+
+
+def test_a_ruleset_with_wilds_must_let_the_player_name_readings(tmp_path: object) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    (folder / "unique.yaml").write_text(
+        "id: laizi-unique\nextends: laizi\ntitle: t\nsummary: s\n"
+        "source: {text: none, about: a test}\n"
+        "readings:\n  settlement:\n    value: unique\n    text: Every play one reading.\n",
+        encoding="utf-8")
+    with pytest.raises(RulesetError, match="readings.settlement must be 'declared'"):
+        load(str(folder / "unique.yaml"))
+
+
+def test_a_card_set_without_wilds_reads_as_in_classic() -> None:
+    """Only the class levels differ: a hard bomb sits above the soft one."""
+    classic = compile_table(load("classic"))
+    assert set(LAIZI) == set(classic)
+
+    def named(table: PlayTable, key: int) -> list[tuple[str, str]]:
+        return [(r.short(), r.kickers) for r in table.readings(key)]
+
+    assert all(named(LAIZI, k) == named(classic, k) for k in classic)
