@@ -202,10 +202,10 @@ def test_the_wild_rank_is_public_only_once_drawn() -> None:
 def test_a_record_without_its_wild_ranks_or_with_a_bad_one_is_refused() -> None:
     record = to_record(play_random(load("laizi"), 4))
     missing = {**record, "deal": {k: v for k, v in record["deal"].items() if k != "wild"}}
-    with pytest.raises(RecordError, match="deal.wild"):
+    with pytest.raises(RecordError, match=r"deal\.wild"):
         replay(missing)
     joker = {**record, "deal": {**record["deal"], "wild": "B"}}
-    with pytest.raises(RecordError, match="deal.wild: B is never wild"):
+    with pytest.raises(RecordError, match=r"deal\.wild: B is never wild"):
         replay(joker)
     classic = to_record(play_random(load("classic"), 4))
     with pytest.raises(RecordError, match="has no wild cards"):
@@ -231,7 +231,7 @@ def test_a_ruleset_with_wilds_must_let_the_player_name_readings(tmp_path: object
         "source: {text: none, about: a test}\n"
         "readings:\n  settlement:\n    value: unique\n    text: Every play one reading.\n",
         encoding="utf-8")
-    with pytest.raises(RulesetError, match="readings.settlement must be 'declared'"):
+    with pytest.raises(RulesetError, match=r"readings\.settlement must be 'declared'"):
         load(str(folder / "unique.yaml"))
 
 
