@@ -332,23 +332,27 @@ class PlayTable:
         counts = cards.unpack(hand)
         total = wild_count(counts, wild)
         natural = [0 if r in wild else n for r, n in enumerate(counts)]
-        found: dict[tuple[int, Reading], Play] = {}
+        found: list[Play] = []  # no duplicates: each body, fill and kicker set is one play
         for run in runs:
             for body in run:
                 width = body.ctype.width
                 if sum(max(0, width - natural[r]) for r in body.chain) > total:
                     break  # a longer chain of this run needs more still
+                plain = body.play
+                cache = body.plays
                 for natural_part, used in body_fills(body.chain, width, counts, wild,
                                                      body.ctype.wilds, self._stands_for):
                     fill = natural_part + used
+                    if plain is not None:
+                        found.append(Play(fill, plain.reading))
+                        continue
                     for kick in _kicker_keys(body, hand - fill):
-                        play = (body.play if body.play is not None and not kick
-                                else _kicker_play(body, kick) if kick else None)
-                        if play is None:
-                            continue
-                        made = Play(fill + kick, play.reading)
-                        found.setdefault((made.key, made.reading), made)
-        return list(found.values())
+                        play = cache.get(kick, _UNSEEN)
+                        if play is _UNSEEN:
+                            play = _kicker_play(body, kick)
+                        if play is not None:
+                            found.append(Play(fill + kick, play.reading))  # type: ignore
+        return found
 
     def read(self, key: int) -> tuple[Reading, ...]:
         """The readings of one card set, found afresh from its own cards.
@@ -805,6 +809,12 @@ def _kicker_keys(body: _Body, rest: int) -> Iterator[int]:
         yield 0
         return
     bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
+    if body.n_units == 1:  # one kicker unit: one choice per rank that has it
+        for rank, by_avail in body.options:
+            fits = by_avail[(rest >> (bits * rank)) & mask]
+            if fits:
+                yield fits[0][1]
+        return
     options = []
     for rank, by_avail in body.options:
         fits = by_avail[(rest >> (bits * rank)) & mask]

@@ -70,6 +70,15 @@ def _count(event: str) -> Callable[[Trace], float]:
     return lambda t: float(t["events"].count(event))
 
 
+def _count_any(*events: str) -> Callable[[Trace], float]:
+    return lambda t: float(sum(t["events"].count(e) for e in events))
+
+
+def _with_wilds(of: Callable[[Trace], float]) -> Callable[[Trace], float | None]:
+    """A measure that applies only to hands with wild cards (laizi)."""
+    return lambda t: of(t) if t.get("wild") else None
+
+
 def _flag(event: str) -> Callable[[Trace], float]:
     return lambda t: float(event in t["events"])
 
@@ -97,7 +106,16 @@ MEASURES: tuple[Measure, ...] = (
     Measure("multiplier", "multiplier",
             "The product of the hand's multiplier events.", lambda t: float(t["multiplier"]),
             low=1),
-    Measure("bombs", "bombs per hand", "Bombs played in a hand.", _count("bomb"), low=0),
+    Measure("bombs", "bombs per hand",
+            "Bombs played in a hand, of every kind: soft and hard bombs and four wilds (laizi), "
+            "bombs of every size (two decks).", _count_any("bomb", "soft_bomb", "wild_bomb"),
+            low=0),
+    Measure("soft_bombs", "soft bombs per hand",
+            "Soft bombs (made with wild cards) played in a hand, where there are wild cards.",
+            _with_wilds(_count("soft_bomb")), low=0),
+    Measure("wild_plays", "plays with wilds per hand",
+            "Plays holding a wild card in a hand, where there are wild cards.",
+            _with_wilds(lambda t: float(t["wild_plays"])), low=0),
     Measure("rockets", "rockets per hand", "Rockets played in a hand.", _count("rocket"),
             low=0),
     Measure("spring", "spring rate", "Share of hands that end in a spring.", _flag("spring"),

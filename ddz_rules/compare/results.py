@@ -52,6 +52,8 @@ TRACE_SCHEMA: dict[str, Any] = {
         "players": {"type": "integer", "minimum": 2}, "first_bidder": _count,
         "landlord": _seat, "winner": {"enum": ["landlord", "peasants", None]},
         "partner": _seat, "partner_call": {"type": ["string", "null"], "maxLength": 8},
+        "wild": {"type": ["string", "null"], "maxLength": 8},
+        "wild_plays": {"type": ["integer", "null"], "minimum": 0},
         "bid": {"type": ["integer", "null"]}, "robs": _count, "grabs": _count,
         "base": {"type": "integer"}, "multiplier": {"type": "integer"},
         "events": {"type": "array", "items": {"type": "string"}},

@@ -141,6 +141,8 @@ def trace_of(hand: Hand) -> dict[str, Any]:
         "landlord": result.landlord,
         "partner": result.partner,
         "partner_call": _call_of(hand),
+        "wild": "".join(cards.RANKS[r] for r in hand.deal.wild) or None,
+        "wild_plays": _wild_plays(hand),
         "winner": result.winner,
         "bid": hand.bid,
         "robs": auction.count("rob"),
@@ -155,6 +157,15 @@ def trace_of(hand: Hand) -> dict[str, Any]:
         return trace
     trace.update(_course(hand))
     return trace
+
+
+def _wild_plays(hand: Hand) -> int | None:
+    """How many plays held a wild card, where the ruleset has wild cards (laizi)."""
+    wild = hand.deal.wild
+    if not wild:
+        return None
+    return sum(1 for op in hand.log if isinstance(op, Played)
+               and any(cards.unpack(op.play.key)[r] for r in wild))
 
 
 def _call_of(hand: Hand) -> str | None:
