@@ -37,9 +37,9 @@ from ddz_rules.ruleset import Ruleset
 #: Measures shown in the terminal table (all are in JSON and CSV); a row that applies to none
 #: of the rulesets compared (a fourth seat, a partner) is left out.
 TABLE = ("landlord_win", "landlord_score", "peasant_score", "partnered", "multiplier", "bombs",
-         "soft_bombs", "wild_plays", "rockets", "spring", "anti_spring", "redeals", "bid", "robs", "grabs", "decisions",
-         "tricks", "seat0_win", "seat1_win", "seat2_win", "seat3_win", "first_bidder_win",
-         "lead_changes", "decisive_at")
+         "soft_bombs", "wild_plays", "rockets", "spring", "anti_spring", "redeals", "bid", "robs",
+         "grabs", "decisions", "tricks", "seat0_win", "seat1_win", "seat2_win", "seat3_win",
+         "first_bidder_win", "lead_changes", "decisive_at")
 
 
 #: Measures of matches shown in the terminal table and charted (all of them).
