@@ -53,7 +53,8 @@ def test_bots_play_whole_hands_legally(level: str, ruleset_id: str) -> None:
             hand.apply(choice)
 
 
-@pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "marked-card", "four-player"])
+@pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "marked-card", "four-player",
+                                        "laizi", "laizi-two"])
 @given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, 60))
 @settings(max_examples=15)
 def test_a_sampled_world_replays_to_the_same_view(ruleset_id: str, seed: int,
@@ -200,3 +201,27 @@ def test_medium_leads_a_single_to_a_partner_with_one_card_left() -> None:
                 checked += 1
                 assert choice == min(singles, key=lambda p: p.reading.rank_index)
     assert checked > 0
+
+
+def test_standard_keeps_its_wild_cards_while_a_play_without_them_will_do() -> None:
+    """laizi: standard leads and answers with plays holding no wild card whenever it can."""
+    from ddz_rules.bots.base import wild_cards
+
+    ruleset = load("laizi")
+    bot = make_bot("standard", ruleset)
+    checked = 0
+    for seed in range(30):
+        hand = Hand.new(ruleset, seed)
+        rng = random.Random(seed)
+        while hand.result is None:
+            assert hand.to_act is not None
+            view = hand.view(hand.to_act)
+            choice = bot.choose(view, rng)
+            if view.phase is Phase.PLAY and not isinstance(choice, str) and view.wild:
+                plain = [p for p in view.legal if not isinstance(p, str)
+                         and p.reading.level == choice.reading.level]
+                if any(wild_cards(view, p.key) == 0 for p in plain):
+                    checked += 1
+                    assert wild_cards(view, choice.key) == 0
+            hand.apply(choice)
+    assert checked > 100

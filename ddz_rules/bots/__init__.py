@@ -3,9 +3,12 @@
 Levels are named as the two-player site names its opponents, with ``random`` as a baseline:
 
 - ``random``: uniform over legal actions.
-- ``standard``: rule-based bidding and play; the smallest sufficient answer; keeps its bombs.
-- ``medium``: plans by splitting its hand into the fewest plays, counts control cards, bids
-  from hand strength, cooperates as a peasant, watches the two-player advantage line.
+- ``standard``: rule-based bidding and play; the smallest sufficient answer; keeps its bombs
+  and its wild cards.
+- ``medium``: plans by splitting its hand into the fewest plays, counts control cards (and
+  wild cards, spent late), bids from hand strength, cooperates with its teammates, watches
+  the two-player advantage line; with a called partner, joins the landlord's side only once
+  he leads the race.
 - ``extreme``: believes deals for the hidden cards that agree with its view and explain the
   other seats' bids and plays (:mod:`ddz_rules.bots.belief`), and plays each candidate out with
   ``medium`` in every one.

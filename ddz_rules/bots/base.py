@@ -92,6 +92,13 @@ def control_cards(key: int) -> int:
     return counts[TWO] + counts[SMALL_JOKER] + counts[BIG_JOKER]
 
 
+def wild_cards(view: View, key: int) -> int:
+    """How many wild cards (laizi) a card set uses: each can stand for what a later play
+    needs, so spending one is a cost like spending a control card."""
+    counts = cards.unpack(key)
+    return sum(counts[r] for r in view.wild)
+
+
 def auction_word(legal: Sequence[Action], strength: float, thresholds: Sequence[float]) -> str:
     """The auction word a hand of ``strength`` says, for every auction family.
 

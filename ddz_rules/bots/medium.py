@@ -22,6 +22,7 @@ from ddz_rules.bots.base import (
     keeps_out,
     opponents,
     plays_of,
+    wild_cards,
 )
 from ddz_rules.bots.split import moves_of
 from ddz_rules.game import PASS, Action, Phase, View
@@ -89,7 +90,8 @@ class MediumBot(Bot):
         base = moves_of(view.hand)
         best = ordered[0]
         breaks_hand = moves_of(view.hand - best.key) > base
-        costly = best.reading.level > 0 or control_cards(best.key) > 0
+        costly = best.reading.level > 0 or control_cards(best.key) + wild_cards(view,
+                                                                             best.key) > 0
         if can_pass and not danger and costly and (breaks_hand or (
                 view.seat == view.landlord and len(view.hand_sizes) > 2)):
             return [PASS, *scored]
@@ -100,7 +102,7 @@ class MediumBot(Bot):
         score = float(moves_of(rest))
         if play.reading.level > 0:
             score += 0.0 if danger else 3.0
-        score += (0.0 if danger else 0.6) * control_cards(play.key)
+        score += (0.0 if danger else 0.6) * (control_cards(play.key) + wild_cards(view, play.key))
         if danger and view.to_beat is None and cards.size(play.key) == 1:
             score += 1.5  # a lone single is what a nearly finished opponent wants
         return score, play.reading.rank_index

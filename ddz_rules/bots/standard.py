@@ -15,6 +15,7 @@ from ddz_rules.bots.base import (
     keeps_out,
     opponents,
     plays_of,
+    wild_cards,
 )
 from ddz_rules.game import PASS, Action, Phase, View
 
@@ -45,10 +46,11 @@ class StandardBot(Bot):
         plain = [p for p in plays if p.reading.level == 0]
         if view.to_beat is None:
             pool = plain or plays
-            return min(pool, key=lambda p: (p.reading.rank_index, -cards.size(p.key),
-                                            p.reading.kicker_key))
+            return min(pool, key=lambda p: (wild_cards(view, p.key), p.reading.rank_index,
+                                            -cards.size(p.key), p.reading.kicker_key))
         if plain:
-            return min(plain, key=lambda p: (p.reading.rank_index, cards.size(p.key)))
+            return min(plain, key=lambda p: (wild_cards(view, p.key), p.reading.rank_index,
+                                             cards.size(p.key)))
         if any(distance(view, s) <= BOMB_WHEN_OPPONENT_WITHIN for s in opponents(view)):
             return min(plays, key=lambda p: (p.reading.level, p.reading.rank_index))
         return PASS
