@@ -244,3 +244,66 @@ def test_a_card_set_without_wilds_reads_as_in_classic() -> None:
         return [(r.short(), r.kickers) for r in table.readings(key)]
 
     assert all(named(LAIZI, k) == named(classic, k) for k in classic)
+
+
+# ---------------------------------------------------------------------------- the command line
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from ddz_rules.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_classify_lists_every_reading_of_a_card_set_with_wilds(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "classify", "-r", "laizi", "--wild", "5", "3335")
+    assert code == 0
+    assert out.splitlines() == ["3335: soft_bomb, length 1, rank 3",
+                                "3335: trio_single, length 1, rank 3, kickers 5"]
+
+
+def test_classify_takes_a_named_reading(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "classify", "-r", "laizi", "--wild", "5", "3335@soft_bomb")
+    assert (code, out.strip()) == (0, "3335: soft_bomb, length 1, rank 3")
+    code, out, _ = run_cli(capsys, "classify", "33344456@airplane_singles")
+    assert code == 0 and "airplane_singles" in out
+
+
+def test_moves_lists_every_cards_and_reading_pair(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "moves", "-r", "laizi", "--wild", "5", "3455")
+    listed = out.splitlines()
+    assert code == 0 and "55@pair/1/2" in listed and "3455@trio_single/1/4" in listed
+    assert listed.index("55@pair/1/3") < listed.index("55@pair/1/2")  # by rank, 3 to 2
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["classify", "--wild", "5", "33"], "--wild: classic has no wild cards"),
+    (["classify", "-r", "laizi", "--wild", "B", "33"], "B is never wild"),
+    (["classify", "-r", "laizi", "--wild", "57", "33"], "draws 1 wild rank(s)"),
+    (["classify", "-r", "laizi", "--wild", "5", "3335@pair"], "does not name one reading"),
+    (["beats", "-r", "laizi", "--wild", "5", "3333", "3335"], "reads 2 ways"),
+    (["moves", "-r", "laizi-two", "--wild", "X", "33"], "--wild: bad card 'X'"),
+])
+def test_bad_wild_input_is_one_line_with_exit_2(capsys: pytest.CaptureFixture[str],
+                                                argv: list[str], words: str) -> None:
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1 and words in err, err
+
+
+def test_replay_says_which_declared_reading_the_cards_cannot_make(
+        capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    import json
+    from pathlib import Path
+
+    record = to_record(play_random(load("laizi"), 2))
+    index = next(i for i, p in enumerate(record["plays"]) if p != "pass")
+    record["plays"][index] = record["plays"][index].partition("@")[0] + "@rocket/1/R"
+    path = Path(str(tmp_path)) / "bad-reading.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    code, out, _ = run_cli(capsys, "replay", "--json", str(path))
+    verdict = json.loads(out)
+    assert code == 1 and verdict["valid"] is False and verdict["index"] >= 0
+    assert "rocket" in verdict["reason"]
