@@ -70,7 +70,7 @@ class Deal:
     marked_card: int | None = None
     turned_card: int | None = None
     seed: int | None = None
-    #: The hand's wild ranks (``wild``), in the order they are drawn; empty without wilds.
+    #: The hand's wild ranks, in the order ``wild.drawn`` lists them; empty without wilds.
     wild: tuple[int, ...] = ()
 
 
@@ -215,7 +215,7 @@ class View:
     joined: int | None = None
     #: The landlord's call as said, ``"call A"`` or ``"alone"``, once said (public).
     partner_call: str | None = None
-    #: The wild ranks drawn so far (``wild.drawn``), in the order drawn; empty without wilds.
+    #: The wild ranks drawn so far, in the order ``wild.drawn`` lists them; empty without wilds.
     wild: tuple[int, ...] = ()
 
     @property
@@ -322,8 +322,9 @@ class Hand:
 
     @property
     def wild(self) -> tuple[int, ...]:
-        """The wild ranks drawn so far, in the order drawn: those ``wild.drawn`` draws before
-        the auction from the deal on, the others once the landlord has taken the kitty."""
+        """The wild ranks drawn so far, in the order ``wild.drawn`` lists them: those it draws
+        before the auction from the deal on, the others once the landlord has taken the
+        kitty."""
         past_auction = self.landlord is not None
         return tuple(rank for rank, when in zip(self.deal.wild, self.ruleset.wild_drawn,
                                                 strict=True)

@@ -304,7 +304,9 @@ class PlayTable:
         """The readings of one card set holding wild cards of the ranks ``wild``.
 
         Each body of every type is made from the cards every way :func:`body_fills` allows, the
-        cards left over tried as its kickers (where a wild counts as its own rank).
+        cards left over tried as its kickers (where a wild counts as its own rank). Readings
+        that differ only in their kickers are one play (the cards are the same, and kickers
+        never count): the one with the lowest kickers stands for them, as in :meth:`play`.
         """
         counts = cards.unpack(key)
         found: set[Reading] = set()
@@ -315,7 +317,7 @@ class PlayTable:
                     play = _exact_play(body, key - natural - used)
                     if play is not None:
                         found.add(play.reading)
-        return _ordered(found)
+        return tuple(_named(_ordered(found)))
 
     @cached_property
     def _wild_runs(self) -> Runs:
@@ -332,7 +334,7 @@ class PlayTable:
         counts = cards.unpack(hand)
         total = wild_count(counts, wild)
         natural = [0 if r in wild else n for r, n in enumerate(counts)]
-        found: list[Play] = []  # no duplicates: each body, fill and kicker set is one play
+        found: dict[tuple[int, str, int, int], Play] = {}
         for run in runs:
             for body in run:
                 width = body.ctype.width
@@ -344,15 +346,21 @@ class PlayTable:
                                                      body.ctype.wilds, self._stands_for):
                     fill = natural_part + used
                     if plain is not None:
-                        found.append(Play(fill, plain.reading))
+                        r = plain.reading
+                        found[fill, r.type, r.length, r.rank_index] = Play(fill, r)
                         continue
                     for kick in _kicker_keys(body, hand - fill):
                         play = cache.get(kick, _UNSEEN)
                         if play is _UNSEEN:
                             play = _kicker_play(body, kick)
-                        if play is not None:
-                            found.append(Play(fill + kick, play.reading))  # type: ignore
-        return found
+                        if play is None:
+                            continue
+                        r = play.reading  # type: ignore[union-attr]
+                        slot = (fill + kick, r.type, r.length, r.rank_index)
+                        known = found.get(slot)
+                        if known is None or r.kicker_key < known.reading.kicker_key:
+                            found[slot] = Play(fill + kick, r)
+        return list(found.values())
 
     def read(self, key: int) -> tuple[Reading, ...]:
         """The readings of one card set, found afresh from its own cards.

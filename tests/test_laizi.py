@@ -307,3 +307,16 @@ def test_replay_says_which_declared_reading_the_cards_cannot_make(
     verdict = json.loads(out)
     assert code == 1 and verdict["valid"] is False and verdict["index"] >= 0
     assert "rocket" in verdict["reason"]
+
+
+def test_readings_that_differ_only_in_their_kickers_are_one_play() -> None:
+    """558T with 5 and 8 wild: a trio of 10s carrying the 5 or carrying the 8 is the same cards
+    read the same way; the engine lists it once, with the lowest kickers, in classification
+    and in the legal plays alike, so a record names one play and replays to it."""
+    w = wild("58")
+    readings = TWO.readings(TWO.key_of("558T"), w)
+    assert [r.kickers for r in readings if r.short() == "trio_single/1/T"] == ["5"]
+    hand = TWO.key_of("558T")
+    plays = [p for p in TWO.leads(hand, w) if p.key == hand]
+    assert len({(p.reading.short()) for p in plays}) == len(plays)
+    assert TWO.play("558T@trio_single/1/T", w).reading.kickers == "5"

@@ -10,7 +10,10 @@ call and who has joined him), the aids (each switched with a function key, F1 to
 hint, the unseen-card counter, the advantage line, every seat's card count, the auction, and
 each seat's last play in the trick), the log of moves, and a prompt. What is typed there is
 played through the session: a refused action prints its one-line reason and the game goes on,
-and a card set with several readings (``marked-card``) opens a list to name one. Bots move
+and a card set with several readings (``marked-card``, or a play holding wild cards under
+``laizi``) opens a list to name one. Where there are wild cards, the status says the wild
+ranks as the seat knows them, and a card of a wild rank is marked (``5*``) in the hand, the
+kitty, the trick and the unseen-card counter. Bots move
 one at a time, their choices made off the event loop. In a match
 (:class:`~ddz_rules.play.match_session.MatchSession`) the screen also shows the running
 totals of every seat and where the match is, each finished deal is logged with the totals
@@ -35,11 +38,13 @@ from ddz_rules.game import PASS, Phase
 from ddz_rules.play.match_session import MatchSession
 from ddz_rules.play.session import (
     AIDS,
+    WILD_MARK,
     Outcome,
     Session,
     card_label,
     role_of,
     seat_label,
+    stand_ins,
     tricks,
 )
 
@@ -57,11 +62,17 @@ HELP_CALL = ("cards (33, 334455, 10JQKA; B, R the jokers), pass, a bid, or as la
              "RANK or alone; ? a hint; quit (the hand is saved)")
 #: What a match adds to the help.
 HELP_MATCH = "; next (or enter) deals the next deal"
+#: What wild cards add to the help.
+HELP_WILD = "; where wild cards read several ways, name one: 3335@soft_bomb"
+#: How a card of a wild rank looks.
+WILD_STYLE = "bold black on gold1"
 
 
 def help_text(session: Session, match: bool = False) -> str:
     """What may be typed at the prompt under the session's ruleset (in a match, too)."""
     text = HELP_CALL if session.ruleset.partner_rule == "called_rank" else HELP
+    if session.ruleset.wild_drawn:
+        text += HELP_WILD
     if match:
         text = text.replace("(the hand is saved)", "(the match is saved)") + HELP_MATCH
     return text
@@ -98,8 +109,10 @@ def served() -> bool:
     return "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
 
 
-def cards_text(key: int, style: str = "bold black on grey93") -> Text:
-    """Cards as a player reads them, low to high: ``10`` for T, jokers in colour."""
+def cards_text(key: int, style: str = "bold black on grey93",
+               wild: tuple[int, ...] = ()) -> Text:
+    """Cards as a player reads them, low to high: ``10`` for T, jokers in colour, a card of
+    a wild rank (``wild``) marked and in gold: ``5*``."""
     from rich.text import Text
 
     out = Text()
@@ -107,6 +120,8 @@ def cards_text(key: int, style: str = "bold black on grey93") -> Text:
         char = cards.RANKS[rank]
         label = "10" if char == "T" else char
         look = {"B": "bold black on grey70", "R": "bold red on grey93"}.get(char, style)
+        if rank in wild:
+            label, look = label + WILD_MARK, WILD_STYLE
         out.append(f"{label:^3}", style=look)
         out.append(" ")
     return out
@@ -298,9 +313,11 @@ def _app_class() -> Any:
             landlord = ("none yet" if view.landlord is None
                         else seat_label(view.landlord, s.seat))
             partner = s.partner_line()
+            wild = s.wild_line()
             self.query_one("#status", Static).update(Text.assemble(
                 "phase: ", (phase.value, "bold"), f" · landlord: {landlord} · multiplier "
                 f"x{view.multiplier} · dealer: seat {view.dealer}\n",
+                *(((wild, "bold"), "\n") if wild else ()),
                 *((partner + "\n",) if partner else ()), status))
             self.query_one("#seats", Static).update(self.seats_text())
             totals = self.query_one("#totals", Static)
@@ -311,7 +328,7 @@ def _app_class() -> Any:
             kitty = "kitty: " + ("face down" if view.kitty is None else "")
             kitty_text = Text(kitty)
             if view.kitty is not None:
-                kitty_text.append_text(cards_text(view.kitty))
+                kitty_text.append_text(cards_text(view.kitty, wild=view.wild))
             extra = []
             if view.marked_card is not None:
                 extra.append(f"marked card {card_label(view.marked_card[1])}: seat "
@@ -324,12 +341,15 @@ def _app_class() -> Any:
                 kitty_text.append("   " + "; ".join(extra))
             self.query_one("#kitty", Static).update(kitty_text)
             hand = Text(f"your cards ({cards.size(view.hand)}): ", style="bold")
-            hand.append_text(cards_text(view.hand))
-            jokers = cards.unpack(view.hand)[cards.SMALL_JOKER:]
-            if any(jokers):
-                hand.append(" (" + ", ".join(f"{c} {card_label(cards.RANK_INDEX[c])}"
-                                             for c, n in zip("BR", jokers, strict=True) if n)
-                            + ")", style="dim")
+            hand.append_text(cards_text(view.hand, wild=view.wild))
+            held = cards.unpack(view.hand)
+            jokers = held[cards.SMALL_JOKER:]
+            legend = [f"{c} {card_label(cards.RANK_INDEX[c])}"
+                      for c, n in zip("BR", jokers, strict=True) if n]
+            if any(held[r] for r in view.wild):
+                legend.append(f"{WILD_MARK} wild")
+            if legend:
+                hand.append(" (" + ", ".join(legend) + ")", style="dim")
             self.query_one("#hand", Static).update(hand)
             self.draw_aids()
             result = self.query_one("#result", Static)
@@ -382,7 +402,7 @@ def _app_class() -> Any:
                     play = last[seat]
                     out.append("passed" if play is None else "played ")
                     if play is not None:
-                        out.append_text(cards_text(play.key))
+                        out.append_text(cards_text(play.key, wild=view.wild))
                     if not current:
                         out.append(" (last trick)", style="dim")
                 out.append("\n")
@@ -397,7 +417,9 @@ def _app_class() -> Any:
             counter.display = "counter" in self.aids
             if counter.display:
                 c = s.counter()
-                ranks = "  ".join(f"{'10' if r == 'T' else r}:{n}" for r, n in c.ranks)
+                wild = {cards.RANKS[r] for r in s.view.wild}
+                ranks = "  ".join(f"{'10' if r == 'T' else r}{WILD_MARK if r in wild else ''}:{n}"
+                                  for r, n in c.ranks)
                 counter.update(f"[b]unseen cards[/b] ({c.total}: {c.in_hands} in other hands"
                                + (f", {c.kitty} in the kitty" if c.kitty else "")
                                + (f", {c.undealt} never dealt" if c.undealt else "")
@@ -448,6 +470,8 @@ def _app_class() -> Any:
                 if s.over and s.hand.result is not None and s.hand.result.redeal:
                     s.next_deal()
                     self.log_line(f"dealt again: seed {s.hand.deal.seed}")
+                    for line in s.deal_lines():
+                        self.log_line(line)
                     self.sub_title = (f"{s.ruleset.id}, seed {s.hand.deal.seed}: you are seat "
                                       f"{s.seat}, bots {s.bots}")
                     self.refresh_all()
@@ -484,6 +508,8 @@ def _app_class() -> Any:
             hand = match.session.hand
             self.log_line(f"deal {match.deals}: dealt by seat {hand.deal.dealer}, seed "
                           f"{hand.deal.seed}")
+            for line in match.session.deal_lines():
+                self.log_line(line)
             self.hint_line = ""
             self.say(match.progress_line())
             self.refresh_all()
@@ -496,7 +522,7 @@ def _app_class() -> Any:
             options.display = bool(choices)
             self.choices = choices
             if choices:
-                options.add_options([self.session.hand.table.notation(p) for p in choices])
+                options.add_options([self.reading_option(p) for p in choices])
                 options.highlighted = 0
                 options.focus()
             self.say(message, ok)
@@ -506,6 +532,14 @@ def _app_class() -> Any:
                 self.hint_line = ""
                 self.refresh_all()
                 self.start_bots()
+
+        def reading_option(self, play: Any) -> str:
+            """A reading in the list to choose from: its notation, and where the play holds
+            wild cards, what they stand for."""
+            s = self.session
+            wild = s.view.wild
+            note = stand_ins(s.ruleset, play, wild)
+            return s.hand.table.notation(play, wild) + (f"  ({note})" if note else "")
 
         @on(OptionList.OptionSelected, "#readings")
         def reading_chosen(self, event: OptionList.OptionSelected) -> None:

@@ -9,6 +9,12 @@ calls a rank for a partner (``call A``, or just ``A``) or plays ``alone`` in the
 Everything shown to the person is computed from ``hand.view(seat)`` alone (:attr:`view`): the
 unseen-card counter, the advantage line, the card counts, the auction so far, the current
 trick, the hint, and every seat's role (landlord, partner once one has joined him, peasant).
+Where the ruleset has wild cards (``laizi``, ``laizi-two``), every play is read, named and
+explained with the hand's wild ranks (``view.wild``): a typed play holding wilds that reads
+several ways asks for its reading as any such play does, the wild ranks are told as the seat
+knows them (:meth:`Session.wild_line`, a line in the log when one is drawn), wild cards are
+marked in the hand (:data:`WILD_MARK`), and each play with wilds is logged with its reading and
+what its wilds stand for.
 Bots decide from their own seats' views, with a random generator seeded from the deal's seed
 and the number of actions taken, so a resumed hand plays on exactly as it would have.
 
@@ -46,7 +52,7 @@ from ddz_rules.records import (
     write_whole,
 )
 from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
-from ddz_rules.table import Play, beats_reason
+from ddz_rules.table import Play, Reading, beats_reason
 
 #: The longest text the prompt takes (a play is at most 20 cards and a reading).
 MAX_INPUT = 200
@@ -61,6 +67,8 @@ PASS_WORDS = ("pass", "p")
 #: The aids, each switchable: the hint, the unseen-card counter, the advantage line, every
 #: seat's card count, the auction so far, and the last play of each seat in the trick.
 AIDS = ("hint", "counter", "advantage", "counts", "auction", "trick")
+#: How a card of a wild rank is marked where cards are shown (``5*``).
+WILD_MARK = "*"
 
 
 def aids_of(text: str) -> tuple[str, ...]:
@@ -144,6 +152,98 @@ def a_card(rank: int) -> str:
 def holds(key: int, rank: int) -> int:
     """How many cards of ``rank`` the card set ``key`` holds."""
     return (key >> (cards.FIELD_BITS * rank)) & cards.FIELD_MASK
+
+
+def rank_labels(key: int, wild: tuple[int, ...] = ()) -> list[str]:
+    """Cards as a player reads them, low to high, a card of a wild rank marked: ``5*``."""
+    return [card_label(r) + (WILD_MARK if r in wild else "") for r in cards.ranks_of(key)]
+
+
+def wild_names(ruleset: Ruleset, view: View) -> list[tuple[int, str, str]]:
+    """The wild ranks ``view``'s seat has seen drawn, in the order of ``wild.drawn``, each as
+    ``(rank, when, name)``: ``when`` it was drawn (``before_auction``, at the deal, or
+    ``after_auction``, once the landlord took the kitty), and its name where a ruleset draws
+    one rank at each (``sky`` and ``earth``), else ``""``."""
+    drawn = ruleset.wild_drawn
+    named = sorted(drawn) == ["after_auction", "before_auction"]
+    # Before the kitty is taken only the ranks drawn before the auction are seen; after it,
+    # every rank.
+    when = (drawn if len(view.wild) == len(drawn)
+            else tuple(w for w in drawn if w == "before_auction"))
+    return [(rank, w, {"before_auction": "sky", "after_auction": "earth"}[w] if named else "")
+            for rank, w in zip(view.wild, when, strict=True)]
+
+
+def wild_line(ruleset: Ruleset, view: View) -> str | None:
+    """The wild ranks as ``view``'s seat knows them, in a line (``wild: 5``, ``wild: 8 (sky),
+    5 (earth)``, or what is still to be drawn); None where the ruleset has no wild cards."""
+    drawn = ruleset.wild_drawn
+    if not drawn:
+        return None
+    known = wild_names(ruleset, view)
+    said = ", ".join(card_label(r) + (f" ({name})" if name else "") for r, _, name in known)
+    pending = len(drawn) - len(known)
+    if not pending:
+        return f"wild: {said}"
+    rest = ("the earth rank" if any(name for *_, name in known) else
+            "the wild rank" if pending == 1 else "the wild ranks")
+    later = ("was never drawn: nobody took the hand" if view.phase is Phase.SETTLED else
+             f"{'is' if pending == 1 else 'are'} drawn once the landlord takes the kitty")
+    return f"wild: {said}; {rest} {later}" if said else f"wild: {rest} {later}"
+
+
+def draw_lines(ruleset: Ruleset, view: View, when: str) -> list[str]:
+    """The line saying that wild ranks were drawn at ``when`` (``before_auction``: at the deal,
+    ``after_auction``: once the landlord took the kitty), as ``view``'s seat saw it: ``the wild
+    rank is drawn: 5 — every 5 is wild this hand``; none where nothing was drawn then."""
+    known = wild_names(ruleset, view)
+    new = [(r, name) for r, w, name in known if w == when]
+    if not new:
+        return []
+    names = {name for _, name in new}
+    what = (f"the {names.pop()} rank is" if names != {""} else
+            "the wild rank is" if len(new) == 1 else "the wild ranks are")
+    ranks = " and ".join(card_label(r) for r, _ in new)
+    every = " and ".join(f"every {card_label(r)}" for r, _ in new)
+    line = f"{what} drawn: {ranks} — {every} {'is' if len(new) == 1 else 'are'} wild this hand"
+    before = [(r, name) for r, w, name in known
+              if w == "before_auction" and when == "after_auction"]
+    if before:
+        line += ", as is " + " and ".join(f"every {card_label(r)}"
+                                          + (f" (the {name} rank)" if name else "")
+                                          for r, name in before)
+    return [line]
+
+
+def stand_ins(ruleset: Ruleset, play: Play, wild: tuple[int, ...]) -> str:
+    """What the wild cards of a play stand for, as the log says it: ``wild for 3`` (3335 as a
+    soft bomb of 3s with a wild 5), ``wilds for 99``, ``wild as its own rank`` (a wild alone, a
+    kicker, or on its own rank of a chain); ``""`` for a play holding no wild card."""
+    counts = cards.unpack(play.key)
+    held = sum(counts[r] for r in wild)
+    if not held:
+        return ""
+    reading = play.reading
+    ctype = ruleset.combination(reading.type)
+    holes: list[int] = []
+    if not ctype.fixed_set:  # the body is the chain's ranks, ``width`` cards each
+        body = cards.unpack(play.key - reading.kicker_key)
+        for rank in range(reading.rank_index - reading.length + 1, reading.rank_index + 1):
+            if rank not in wild:
+                holes += [rank] * (ctype.width - body[rank])
+    if holes:
+        return f"wild{'s' if len(holes) > 1 else ''} for {cards.key_text(cards.pack_ranks(holes))}"
+    return "wilds as their own rank" if held > 1 else "wild as its own rank"
+
+
+def named_readings(readings: tuple[Reading, ...]) -> list[Reading]:
+    """One reading per ``type/length/rank`` (the first), in order: what a player names. Wild
+    cards may make readings that differ only in their kickers (558T, with 5 and 8 wild, is a
+    trio of 10s carrying the 5 or the 8); kickers never count, so they are one reading."""
+    seen: dict[str, Reading] = {}
+    for reading in readings:
+        seen.setdefault(reading.short(), reading)
+    return list(seen.values())
 
 
 def join_index(view: View) -> int | None:
@@ -365,7 +465,9 @@ class Session:
                                f"auction is on: say {', '.join(words)}")
             hand.apply(word)
             self.save()
-            return Outcome(True, f"you said {word}",
+            drawn = (draw_lines(self.ruleset, self.view, "after_auction")
+                     if hand.landlord is not None else [])
+            return Outcome(True, "; ".join([f"you said {word}", *drawn]),
                            done=self.describe(self.seat, word, Phase.AUCTION))
         if typed.lower() in PASS_WORDS:
             if hand.to_beat is None:
@@ -409,18 +511,18 @@ class Session:
         return Outcome(True, said, done=self.describe(self.seat, action, Phase.CALL))
 
     def _typed_play(self, typed: str) -> Outcome:
-        hand, table = self.hand, self.hand.table
+        hand, table, wild = self.hand, self.hand.table, self.hand.wild
         cards_part, _, named = typed.partition("@")
         try:
             key = table.key_of(cards_part)
         except DdzError as exc:
             return Outcome(False, f"refused: {exc}")
         if not cards.size(key):
-            return Outcome(False, f"refused: {table.explain(key)}")
-        readings = table.readings(key)
+            return Outcome(False, f"refused: {table.explain(key, wild)}")
+        readings = table.readings(key, wild)
         if not readings:  # as ddz classify says it
             return Outcome(False, f"refused: {cards.key_text(key)}: not a legal play: "
-                           f"{table.explain(key)}")
+                           f"{table.explain(key, wild)}")
         mine = hand.hands[self.seat]
         if not cards.contains(mine, key):
             short = [cards.RANKS[r] * (n - h) for r, (n, h) in
@@ -429,11 +531,11 @@ class Session:
                            f"{''.join(short)})")
         if named:
             try:
-                candidates = [table.play(typed).reading]
+                candidates = [table.play(typed, wild).reading]
             except DdzError as exc:
                 return Outcome(False, f"refused: {exc}")
         else:
-            candidates = list(readings)
+            candidates = named_readings(readings)
         to_beat = hand.to_beat
         if to_beat is not None:
             winners = [r for r in candidates if r.beats(to_beat.reading)]
@@ -443,7 +545,7 @@ class Session:
             candidates = winners
         if len(candidates) > 1:
             options = tuple(Play(key, r) for r in candidates)
-            listed = ", ".join(table.notation(p) for p in options)
+            listed = ", ".join(table.notation(p, wild) for p in options)
             return Outcome(False, f"{cards.key_text(key)} reads {len(options)} ways under "
                            f"{self.ruleset.id}; name the reading: {listed}", options)
         return self._play(Play(key, candidates[0]))
@@ -454,9 +556,17 @@ class Session:
         view = self.view
         joined = " and joined the landlord as his partner" if (
             join_index(view) == len(view.plays) - 1) else ""
-        return Outcome(True, f"you played {self.hand.table.notation(play)} "
-                       f"({play.reading.short()}){joined}",
+        return Outcome(True, f"you played {self.play_text(play, view)}{joined}",
                        done=self.describe(self.seat, play, Phase.PLAY))
+
+    def play_text(self, play: Play, view: View | None = None) -> str:
+        """A play as the log says it: its notation and reading, ``33 (pair/1/3)``; a play
+        holding wilds, whose notation names its reading, with what they stand for:
+        ``3335@soft_bomb/1/3 (wild for 3)``."""
+        wild = (view or self.view).wild
+        notation = self.hand.table.notation(play, wild)
+        note = stand_ins(self.ruleset, play, wild)
+        return f"{notation} ({note or play.reading.short()})"
 
     def bot_choice(self) -> Action:
         """What the bot in the seat to act chooses, from that seat's view (no change)."""
@@ -489,7 +599,10 @@ class Session:
         with the roles as the person's seat knew them when it was taken."""
         view = self.view
         at = len(view.plays) - 1 if phase is Phase.PLAY else None
-        return self._line(view, seat, action, phase, at)
+        line = self._line(view, seat, action, phase, at)
+        if phase is Phase.AUCTION and view.landlord is not None:  # the auction just ended
+            line = "\n".join([line, *draw_lines(self.ruleset, view, "after_auction")])
+        return line
 
     def _line(self, view: View, seat: int, action: Action, phase: Phase,
               at: int | None) -> str:
@@ -506,16 +619,20 @@ class Session:
                     f"{a_card(rank)} joins him")
         if not isinstance(action, Play):
             return f"{who} passes"
-        line = f"{who} plays {self.hand.table.notation(action)} ({action.reading.short()})"
+        line = f"{who} plays {self.play_text(action, view)}"
         if at is not None and join_index(view) == at:
             line += " and joins the landlord as his partner"
         return line
 
     def history(self) -> list[str]:
         """Every action so far, one line each as :meth:`describe` gave it, from the person's
-        view alone: the auction, the landlord's call, the plays."""
+        view alone: the auction, the landlord's call, the plays; where there are wild cards,
+        the line of each wild rank drawn, where it was drawn."""
         view = self.view
-        lines = [self._line(view, seat, word, Phase.AUCTION, None) for seat, word in view.auction]
+        lines = draw_lines(self.ruleset, view, "before_auction")
+        lines += [self._line(view, seat, word, Phase.AUCTION, None) for seat, word in view.auction]
+        if view.landlord is not None:
+            lines += draw_lines(self.ruleset, view, "after_auction")
         if self.call_made(view) and view.landlord is not None:
             call = ALONE if view.called is None else CALL + cards.RANKS[view.called]
             lines.append(self._line(view, view.landlord, call, Phase.CALL, None))
@@ -556,6 +673,25 @@ class Session:
             line += (f"; you hold {mine}, and a play with one makes you his partner")
         return line
 
+    def wild_line(self) -> str | None:
+        """The wild ranks as the person's seat knows them (``wild: 5``, ``wild: 8 (sky), 5
+        (earth)``, or what is still to be drawn); None where the ruleset has no wild cards."""
+        return wild_line(self.ruleset, self.view)
+
+    def deal_lines(self) -> list[str]:
+        """What the deal shows every seat before the auction: the wild rank drawn then
+        (``laizi-two``'s sky rank), as a line for the log."""
+        return draw_lines(self.ruleset, self.view, "before_auction")
+
+    def hand_line(self) -> str:
+        """The person's cards, low to high, wild cards marked: ``your cards (17): 3 3 4 5* 5*
+        ... (* wild)``."""
+        view = self.view
+        labels = rank_labels(view.hand, view.wild)
+        marked = any(label.endswith(WILD_MARK) for label in labels)
+        return (f"your cards ({cards.size(view.hand)}): {' '.join(labels)}"
+                + (f" ({WILD_MARK} wild)" if marked else ""))
+
     # ------------------------------------------------------------ aids
 
     def hint(self, level: str | None = None) -> Hint:
@@ -572,6 +708,7 @@ class Session:
         if view.to_act != self.seat or self.over:
             raise UsageError("there is nothing to hint: it is not your turn")
         bot, rng, table = self._bot(level), self._rng(0x4817), self.hand.table
+        ruleset = self.ruleset
 
         def choose() -> Hint:
             action = bot.choose(view, rng)
@@ -579,11 +716,14 @@ class Session:
                 reading = action.reading.short()
                 if action.reading.kicker_key:
                     reading += f", kickers {action.reading.kickers}"
+                note = stand_ins(ruleset, action, view.wild)
+                if note:
+                    reading += f"; {note}"
                 if (view.undecided and view.called is not None and view.seat != view.landlord
                         and holds(action.key, view.called)):
                     reading += (f"; it holds the called {card_label(view.called)}: you join "
                                 "the landlord")
-                return Hint(level, action, table.notation(action), reading)
+                return Hint(level, action, table.notation(action, view.wild), reading)
             if view.phase is Phase.CALL:
                 if action == ALONE:
                     return Hint(level, action, action, "play alone against the three others")
@@ -624,7 +764,8 @@ class Session:
                 f"peasant, wins at {view.advantage} cards left or fewer; {left} more to shed")
 
     def result_lines(self) -> list[str]:
-        """The result as ``ddz replay`` gives it: base, every multiplier event, the scores."""
+        """The result as ``ddz replay`` gives it: base, every multiplier event, the scores;
+        under wild cards, the hand's wild ranks after the base."""
         result = self.hand.result
         if result is None:
             return []
@@ -655,6 +796,9 @@ class Session:
                  f"{who} ({role}) {'won' if won else 'lost'} {result.scores[self.seat]:+d}",
                  f"  base {result.base} x multiplier {result.multiplier}"
                  + (f" (capped at {result.cap})" if result.cap else "")]
+        wild = self.wild_line()
+        if wild is not None:
+            lines.append(f"  {wild}")
         if not result.events:
             lines.append("  events: none")
         for e in result.events:
@@ -722,6 +866,7 @@ def unseen(ruleset: Ruleset, view: View) -> Counter:
     the marked card (held by the first bidder) and the turned card (dealt first, to the
     dealer's left). A shown card of a rank its holder has played since may be the one played,
     so only the shown cards beyond the holder's plays of that rank are still known to be held.
+    A wild card is a card of its own rank here, whatever it stood for in a play.
     """
     n = len(view.hand_sizes)
     played = [[0] * cards.NUM_RANKS for _ in range(n)]
