@@ -743,6 +743,11 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
                    f"10^{MAX_MULTIPLIER_DIGITS} is supported, so lower the factors",
                    "scoring", "multipliers", "value")
     wild_drawn, wild_ranks, stands_for = _wild(data, deck_ranks, fail)
+    for ctype in combos:
+        if ctype.needs_wilds and not wild_drawn:
+            raise fail(f"its body must hold wild cards (wilds: {ctype.wilds}), and this ruleset "
+                       "has none (no 'wild' section); remove it with 'enabled: false'",
+                       "combinations", ctype.name, "wilds")
     if wild_drawn and _value(data, "readings", "settlement") != "declared":
         raise fail("wild cards give many plays several readings, so readings.settlement must be "
                    "'declared' (the player names the reading)", "readings", "settlement",

@@ -958,12 +958,6 @@ def _check_playable(ruleset: Ruleset, runs: Runs, index: RunIndex) -> None:
     on)."""
     deck = ruleset.deck_key
     formable = {c.name: False for c in ruleset.combinations if not c.needs_wilds}
-    for ctype in ruleset.combinations:
-        if ctype.needs_wilds and not ruleset.wild_drawn:
-            raise ruleset.error(
-                f"its body must hold wild cards (wilds: {ctype.wilds}), and this ruleset has "
-                "none (no 'wild' section); remove it with 'enabled: false'",
-                "combinations", ctype.name, "wilds")
     for run in runs:
         name = run[0].ctype.name
         if formable[name]:
