@@ -29,7 +29,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from ddz_rules import cards
 from ddz_rules.cards import RANKS
@@ -350,12 +350,12 @@ class PlayTable:
                         found[fill, r.type, r.length, r.rank_index] = Play(fill, r)
                         continue
                     for kick in _kicker_keys(body, hand - fill):
-                        play = cache.get(kick, _UNSEEN)
-                        if play is _UNSEEN:
-                            play = _kicker_play(body, kick)
+                        cached = cache.get(kick, _UNSEEN)
+                        play = (_kicker_play(body, kick) if cached is _UNSEEN
+                                else cast("Play | None", cached))
                         if play is None:
                             continue
-                        r = play.reading  # type: ignore[union-attr]
+                        r = play.reading
                         slot = (fill + kick, r.type, r.length, r.rank_index)
                         known = found.get(slot)
                         if known is None or r.kicker_key < known.reading.kicker_key:

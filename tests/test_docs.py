@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from ddz_rules import CardError, PlayTable, bundled_ids, compile_table, load, scoring
-from ddz_rules.cards import RANKS, key_text
+from ddz_rules.cards import RANK_INDEX, RANKS, key_text
 from ddz_rules.cli import build_parser, main
 from ddz_rules.docs import generate
 from ddz_rules.docs.book import Book, rule_points
@@ -244,6 +244,10 @@ def test_every_example_play_reads_as_shown(pages: dict[str, str],
             body = section(page, heading)
             shown = re.search(r"\*\*([\d,]+) plays?\*\* of this type", body)
             assert shown and int(shown.group(1).replace(",", "")) == counts[ctype.name], heading
+            if ctype.needs_wilds:  # no play of natural cards: examples read with a wild rank
+                assert counts[ctype.name] == 0
+                check_wild_examples(table, ctype.name, body)
+                continue
             (rows,) = tables_with(body, "Cards", "Readings", "Kickers")
             for card_cell, reading_cell, kicker_cell in rows:
                 (cards_text,) = cards_in(card_cell)
@@ -259,6 +263,41 @@ def test_every_example_play_reads_as_shown(pages: dict[str, str],
             (play,), (previous,) = cards_in(play_cell), cards_in(previous_cell)
             beats = table.play(play).reading.beats(table.play(previous).reading)
             assert verdict == ("yes" if beats else "no"), (rid, play, previous)
+
+
+def wild_of(cell: str) -> tuple[int, ...]:
+    """The wild ranks a cell states (``wild 5 and 2``), as rank indices."""
+    assert plain(cell).startswith("wild "), cell
+    return tuple(sorted(RANK_INDEX[c] for c in "".join(cards_in(cell))))
+
+
+def named_readings(table: PlayTable, cards_text: str, wild: tuple[int, ...]) -> list[str]:
+    """Every reading of a card set with these wild ranks, once per ``type/length/rank``."""
+    return list(dict.fromkeys(r.short() for r in table.readings(table.key_of(cards_text), wild)))
+
+
+def check_wild_examples(table: PlayTable, type_name: str, body: str) -> None:
+    """A table of plays with wild cards: each reads as shown, with the wild ranks shown, and
+    its other readings are the engine's."""
+    (rows,) = tables_with(body, "Cards", "Wild", "Reading", "What the wild cards are",
+                          "Other readings")
+    assert rows
+    for card_cell, wild_cell, reading_cell, _what, others_cell in rows:
+        (cards_text,) = cards_in(card_cell)
+        wild = wild_of(wild_cell)
+        found = named_readings(table, cards_text, wild)
+        reading = plain(reading_cell)
+        assert reading in found and reading.startswith(f"{type_name}/"), (cards_text, found)
+        others = [r for r in found if r != reading]
+        if not others:
+            assert plain(others_cell) == "none"
+            continue
+        listed = parts(others_cell)
+        count = sum(int(m.group(1)) if (m := re.match(r"(\d+) readings from", item)) else 1
+                    for item in listed)
+        assert count == len(others), (cards_text, listed, others)
+        for code in re.findall(r"<code>(.*?)</code>", others_cell):
+            assert plain(code) in others, (cards_text, code)
 
 
 def test_worked_examples_match_a_fresh_replay(pages: dict[str, str], tmp_path: Path) -> None:
@@ -948,3 +987,275 @@ def test_the_format_page_shows_teams_partner_and_class_events_as_the_rulesets_us
         for name, klass in ruleset.data["classes"].items():
             if klass.get("event", name) != name and ruleset.base is None:
                 assert f"`{name}`" in event and f"`{klass['event']}`" in event, (rid, name)
+
+
+# --------------------------------------------------------------------------- wild cards
+
+WILD = [rid for rid in RULESETS if load(rid).wild_drawn]
+#: ``wild.drawn`` values as the pages say them.
+WHEN = {"before_auction": "at the deal, before the auction",
+        "after_auction": "once the landlord has taken the kitty"}
+
+
+def run_console(block: str) -> list[list[str]]:
+    """Run every ``$ ddz ...`` command of a console block now; each must print what the block
+    shows. The commands, split into words."""
+    runs = re.split(r"^\$ ", block, flags=re.M)[1:]
+    assert runs, block
+    commands = []
+    for run in runs:
+        command, _, shown = run.partition("\n")
+        out = io.StringIO()
+        with contextlib.chdir(ROOT), contextlib.redirect_stdout(out), \
+                contextlib.redirect_stderr(out):
+            main(shlex.split(command)[1:])
+        printed = [line.rstrip() for line in out.getvalue().splitlines()]
+        assert printed == shown.rstrip("\n").splitlines(), command
+        commands.append(shlex.split(command))
+    return commands
+
+
+def wild_option(command: list[str]) -> tuple[int, ...]:
+    return tuple(sorted(RANK_INDEX[c] for c in command[command.index("--wild") + 1]))
+
+
+def wild_section(pages: dict[str, str], rid: str) -> str:
+    return section(pages[f"rulesets/{rid}.md"], "## Wild cards")
+
+
+def played_as(table: PlayTable, cell: str, wild: tuple[int, ...]) -> Any:
+    """The play a cell shows: its cards, as the reading named after them (``as <code>``)."""
+    (cards_text, *_) = cards_in(cell)
+    named = re.search(r" as <code>(.*?)</code>", cell)
+    return table.play(cards_text + (f"@{plain(named.group(1))}" if named else ""), wild)
+
+
+def test_each_page_of_a_ruleset_with_wild_cards_has_a_wild_cards_section_stating_its_rules(
+        pages: dict[str, str]) -> None:
+    assert {"laizi", "laizi-two"} <= set(WILD)
+    for rid in RULESETS:
+        ruleset = load(rid)
+        page = pages[f"rulesets/{rid}.md"]
+        if not ruleset.wild_drawn:
+            assert "## Wild cards" not in page, rid
+            continue
+        wild = wild_section(pages, rid)
+        flat = " ".join(wild.split())
+        for point in rule_points(ruleset.data["wild"], ("wild",)):
+            key = f'<small class="key"><code>{point.dotted.replace("_", "_<wbr>")}</code></small>'
+            assert f"{' '.join(point.text.split())} {key}" in flat, (rid, point.dotted)
+        text = plain(flat)
+        drawn = ruleset.wild_drawn
+        count = ("one wild rank a hand" if len(drawn) == 1 else "two wild ranks a hand")
+        assert count in text, rid
+        for when in drawn:
+            assert f"drawn {WHEN[when]}" in text, (rid, when)
+        copies = ruleset.copies[ruleset.wild_ranks[0]]
+        assert f"{copies * len(drawn)} wild cards in a hand" in text, rid
+        for key, ranks in (("drawn from", ruleset.wild_ranks),
+                           ("may stand for", ruleset.stands_for)):
+            assert (f"{key} {RANKS[ranks[0]]} to {RANKS[ranks[-1]]} ({len(ranks)} ranks)"
+                    in text), (rid, key)
+        (glance,) = tables_with(section(page, "## At a glance"), "Rule", "This ruleset")
+        (row,) = [r for r in glance if r[0] == "Wild cards"]
+        assert count in plain(row[1]).lower() and "(#wild-cards)" in row[1], rid
+
+
+def test_the_laizi_page_shows_a_soft_bomb_losing_to_a_hard_bomb_of_a_lower_rank_by_class_level(
+        pages: dict[str, str], tables: dict[str, PlayTable]) -> None:
+    ruleset, table = load("laizi"), tables["laizi"]
+    part = section(wild_section(pages, "laizi"), "### A soft bomb against a hard bomb")
+    levels = {name: k["level"] for name, k in ruleset.data["classes"].items()}
+    text = " ".join(plain(part).split())
+    assert (f"soft bombs are level {levels['soft_bomb']}, hard bombs level {levels['bomb']}"
+            in text)
+    (block,) = code_blocks(part, "console")
+    (hard_first, soft_first) = run_console(block)
+    wild = wild_option(hard_first)
+    hard, soft = table.play(hard_first[-2], wild), table.play(hard_first[-1], wild)
+    assert soft_first[-2:] == hard_first[-1:-3:-1]
+    assert hard.reading.type == "bomb" and soft.reading.type == "soft_bomb"
+    assert any(RANK_INDEX[c] in wild for c in soft.cards)  # the soft bomb holds the wild
+    assert soft.reading.rank_index > hard.reading.rank_index  # and is of a higher rank
+    assert hard.reading.beats(soft.reading) and not soft.reading.beats(hard.reading)
+    verdicts = [line.split(":")[0] for line in block.splitlines() if not line.startswith("$")]
+    assert verdicts == ["yes", "no"]
+    for name in ("soft_bomb", "bomb"):
+        assert f"{name} \u00d7{ruleset.factors[name]}" in text
+
+
+def test_the_laizi_page_shows_a_straight_completed_by_a_wild_card(
+        pages: dict[str, str], tables: dict[str, PlayTable]) -> None:
+    table = tables["laizi"]
+    part = section(wild_section(pages, "laizi"), "### A straight completed by a wild card")
+    first = part.strip().split("\n\n")[0]
+    (block,) = code_blocks(part, "console")
+    (command,) = run_console(block)
+    wild, cards_text = wild_option(command), command[-1]
+    assert command[:3] == ["ddz", "classify", "-r"] and cards_in(first)[1] == cards_text
+    assert tuple(RANK_INDEX[c] for c in cards_in(first)[:1]) == wild
+    reads = re.search(r"reads <code>(.*?)</code>", first)
+    assert reads, first
+    shown = plain(reads.group(1))
+    found = {r.short(): r for r in table.readings(table.key_of(cards_text), wild)}
+    assert shown in found and shown.startswith("straight/")
+    reading = found[shown]
+    chain = set(range(reading.rank_index - reading.length + 1, reading.rank_index + 1))
+    natural = {RANK_INDEX[c] for c in cards_text if RANK_INDEX[c] not in wild}
+    (missing,) = chain - natural  # the wild fills the one gap of the run
+    stands = re.search(r"stands for an? (.*?</span></span>)", first)
+    assert stands and cards_in(stands.group(1)) == [RANKS[missing]]
+    assert not any(r.type == "straight" for r in table.classify(cards_text))  # not without it
+
+
+def test_the_laizi_page_shows_one_card_set_read_two_ways_and_how_its_player_names_one(
+        pages: dict[str, str], tables: dict[str, PlayTable]) -> None:
+    table = tables["laizi"]
+    part = section(wild_section(pages, "laizi"), "### One card set, two readings")
+    (block,) = code_blocks(part, "console")
+    both, named_one = run_console(block)
+    wild, cards_text = wild_option(both), both[-1]
+    assert named_one[-1].startswith(f"{cards_text}@")
+    listed = [plain(r) for r in re.findall(r"^- <code>(.*?)</code>", part, re.M)]
+    assert listed == named_readings(table, cards_text, wild) and len(listed) == 2
+    assert any(r.startswith("soft_bomb/") for r in listed)
+    assert "CARDS@type/length/rank" in part
+    for reading in listed:
+        written = f"{cards_text}@{reading}"
+        assert f"`{written}`" in part
+        assert table.play(written, wild).reading.short() == reading
+    named = named_one[-1].split("@", 1)[1]
+    assert named in listed
+    printed = block.split("\n$ ")[1].splitlines()[1:]  # what the named reading prints
+    assert len(printed) == 1 and printed[0].startswith(f"{cards_text}: {named.split('/')[0]},")
+
+
+def test_the_matrix_has_the_wild_rule_points_of_every_ruleset(pages: dict[str, str]) -> None:
+    from ddz_rules.docs.render import value_text
+
+    page = pages["compare/matrix.md"]
+    rows: dict[str, list[str]] = {}
+    for _header, body in md_tables(page):
+        for row in body:
+            rows[plain(row[0].split("<br>")[-1])] = row[1:]
+    for key in ("wild", "wild.drawn", "wild.ranks", "wild.stands_for", "wild.alone"):
+        assert key in rows, f"the matrix has no row for {key}"
+    for i, rid in enumerate(RULESETS):
+        ruleset = load(rid)
+        summary = plain(rows["wild"][i])
+        if not ruleset.wild_drawn:
+            assert summary == "none", rid
+            for key in ("wild.drawn", "wild.ranks", "wild.stands_for", "wild.alone"):
+                assert plain(rows[key][i]) == "none (no wild cards)", (rid, key)
+            continue
+        n = len(ruleset.wild_drawn)
+        assert summary.startswith(("one wild rank", "two wild ranks")[n - 1]), rid
+        assert all(WHEN[when] in summary for when in ruleset.wild_drawn), rid
+        copies = ruleset.copies[ruleset.wild_ranks[0]]
+        assert summary.endswith(f"({copies * n} wild cards)"), rid
+        for key in ("drawn", "ranks", "stands_for", "alone"):
+            value = ruleset.data["wild"][key]["value"]
+            assert plain(rows[f"wild.{key}"][i]) == plain(value_text(value, key)), (rid, key)
+        for ctype in ruleset.combinations:
+            cell = plain(rows[f"combinations.{ctype.name}"][i].replace("<br>", " | "))
+            if ctype.needs_wilds:
+                assert cell.endswith("0 plays of natural cards"), (rid, ctype.name)
+
+
+def test_wild_examples_ladders_and_comparisons_are_what_the_engine_computes(
+        pages: dict[str, str], tables: dict[str, PlayTable]) -> None:
+    for rid in WILD:
+        ruleset, table = load(rid), tables[rid]
+        beats = section(pages[f"rulesets/{rid}.md"], "## What beats what")
+        ladder = re.findall(r"^1\. \*\*(.+?)\*\*: (.*)$", beats, re.M)
+        assert [name for name, _ in ladder] == ["Soft bombs", "Hard bombs", "Wild bombs",
+                                                "The rocket"], rid
+        classes = sorted((k["level"], n) for n, k in ruleset.data["classes"].items() if k["level"])
+        for (_, line), (_, name) in zip(ladder, classes, strict=True):
+            event = ruleset.data["classes"][name].get("event", name)
+            assert plain(line).endswith(f"{event} \u00d7{ruleset.factors[event]}"), (rid, name)
+        (rows,) = tables_with(beats, "Play", "Wild", "Previous play", "Beats?", "Why")
+        seen = set()
+        for play_cell, wild_cell, previous_cell, verdict, _why in rows:
+            wild = wild_of(wild_cell)
+            play = played_as(table, play_cell, wild)
+            previous = played_as(table, previous_cell, wild)
+            assert verdict == ("yes" if play.reading.beats(previous.reading) else "no"), rid
+            seen |= {ruleset.class_of[play.reading.type], ruleset.class_of[previous.reading.type]}
+        assert {"soft_bomb", "bomb", "wild_bomb", "rocket"} <= seen, rid
+
+
+def test_the_laizi_worked_example_shows_the_wild_ranks_drawn_and_every_play_with_wilds_named(
+        pages: dict[str, str], tmp_path: Path) -> None:
+    from ddz_rules.records import to_record
+
+    for rid in WILD:
+        ruleset = load(rid)
+        page = pages[f"rulesets/{rid}.md"]
+        example = section(page, "## A worked example")
+        hand = _replayed_example(page, tmp_path / rid)
+        assert len(hand.deal.wild) == len(ruleset.wild_drawn)
+        deal = re.search(r"^\*\*The deal\.\*\* .*$", example, re.M)
+        assert deal, rid
+        for rank, when in zip(hand.deal.wild, ruleset.wild_drawn, strict=True):
+            assert f"{card_faces(RANKS[rank])} (drawn {WHEN[when]})" in deal.group(0), rid
+        (actions,) = tables_with(example, "#", "Seat", "Action")
+        rows = iter(actions)
+        with_wilds = []
+        for op in hand.log:
+            if not isinstance(op, Played | Passed):
+                continue
+            row = next(rows)
+            if isinstance(op, Played) and any(RANK_INDEX[c] in hand.deal.wild
+                                              for c in op.play.cards):
+                assert f"<code>{op.play.reading.short().replace('_', '_<wbr>')}</code> (the wild" \
+                    in row[2], (rid, row)
+                with_wilds.append(op)
+        assert with_wilds, f"{rid}: no play of the worked example holds a wild"
+        assert any(load(rid).class_of[op.play.reading.type] == "soft_bomb" for op in with_wilds)
+        written = re.findall(r"`([^`@]+@[^`]+)`", example.split("**The settlement.**")[0])
+        record_plays = to_record(hand)["plays"]
+        assert written == [p for p in record_plays if "@" in p]
+        assert written == [hand.table.notation(op.play, hand.deal.wild) for op in with_wilds]
+        for text, op in zip(written, with_wilds, strict=True):
+            assert hand.table.play(text, hand.deal.wild).reading == op.play.reading
+
+
+def test_the_glossary_defines_the_wild_card_words_and_the_laizi_pages_link_them(
+        pages: dict[str, str]) -> None:
+    glossary = section((DOCS / "index.md").read_text(encoding="utf-8"), "## Glossary")
+    words = ("wild-card", "sky-and-earth", "soft-bomb", "hard-bomb", "wild-bomb",
+             "declared-reading")
+    for word in words:
+        found = re.search(rf'<dt id="{word}">[^<]+</dt>\s*<dd markdown>(.+?)</dd>', glossary,
+                          re.S)
+        assert found and len(found.group(1).split()) >= 8, word
+    for rid in WILD:
+        page = pages[f"rulesets/{rid}.md"]
+        for word in ("wild-card", "soft-bomb", "hard-bomb", "wild-bomb", "declared-reading"):
+            assert f"(../index.md#{word})" in page, (rid, word)
+    assert "(../index.md#sky-and-earth)" in pages["rulesets/laizi-two.md"]
+    assert "(../index.md#sky-and-earth)" not in pages["rulesets/laizi.md"]
+    assert "(../index.md#wild-card)" not in pages["rulesets/classic.md"]
+
+
+def test_the_format_page_shows_the_wild_section_and_each_types_wilds(
+        pages: dict[str, str]) -> None:
+    page = pages["using/ruleset-format.md"]
+    (rows,) = tables_with(page, "Key", "Holds")
+    holds = {unescape(plain(r[0].split("<br>")[0])): " ".join(r[1].split()) for r in rows}
+    for key in ("wild", "wild.drawn", "wild.ranks", "wild.stands_for", "wild.alone",
+                "combinations.<name>.wilds"):
+        assert key in holds, key
+    for rid in WILD:
+        for name, spec in load(rid).overlay.get("combinations", {}).items():
+            if "wilds" in spec:
+                assert f'`"{spec["wilds"]}"` for `{name}` (' in holds["combinations.<name>.wilds"]
+    shown = section(page, "## A variant with wild cards")
+    (yaml_text,) = code_blocks(shown, "yaml")
+    def introduces_wilds(rid: str) -> bool:
+        base = load(rid).base
+        return "wild" in load(rid).overlay and not (base and load(base).wild_drawn)
+
+    first = next(rid for rid in RULESETS if introduces_wilds(rid))
+    assert yaml_text == (ROOT / load(first).path).read_text(encoding="utf-8").rstrip() + "\n"

@@ -27,6 +27,19 @@ def readings_text(table_: PlayTable, cards_text: str) -> str:
     return "<br>".join(code_html(r.short()) for r in readings)
 
 
+def wild_note(book: Book, a: str, b: str) -> str:
+    """Where the two rulesets differ in their wild cards: that the tables hold the plays of
+    natural cards only (empty otherwise)."""
+    ra, rb = book.ruleset(a), book.ruleset(b)
+    if ra.wild_drawn == rb.wild_drawn:
+        return ""
+    wild = [r.id for r in (ra, rb) if r.wild_drawn]
+    links = " and ".join(f"[{rid}](../rulesets/{rid}.md#wild-cards)" for rid in wild)
+    return (f" Both tables hold the plays of natural cards only: with the wild cards of "
+            f"{' and '.join(wild)}, more card sets are plays in a hand, and some read several "
+            f"ways, which no table lists (see {links}).")
+
+
 def pair_md(book: Book, a: str, b: str, report: dict[str, Any]) -> str:
     """One pair: counts by type, then examples of each kind of difference."""
     ta, tb = book.table(a), book.table(b)
@@ -39,11 +52,14 @@ def pair_md(book: Book, a: str, b: str, report: dict[str, Any]) -> str:
              f"in {b} only, and {number(differ['count'])} legal in both but read "
              f"differently.",
              f"```console\n$ ddz diff {a} {b}\n```"]
+    wild = wild_note(book, a, b)
     if not (only_a["count"] or only_b["count"] or differ["count"]):
         parts.append(f"The two rulesets have exactly the same plays with the same readings; "
                      f"what {b} changes lies outside the play table (see "
-                     f"[its page](../rulesets/{b}.md#what-it-changes-from-{a})).")
+                     f"[its page](../rulesets/{b}.md#what-it-changes-from-{a}))." + wild)
         return "\n\n".join(parts)
+    if wild:
+        parts.append(wild.strip())
     types = sorted(set(only_a["readings_by_type"]) | set(only_b["readings_by_type"]),
                    key=lambda t: list(book.counts(a)).index(t) if t in book.counts(a) else 99)
     if types:

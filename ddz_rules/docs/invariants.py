@@ -229,6 +229,9 @@ def reading_check_md(book: Book) -> str:
         verdict = ("every play reads one way" if not report["ambiguous"]
                    else ("plays are made with a named reading" if claim == "declared"
                          else "DEFECT: the ruleset claims unique readings"))
+        if book.ruleset(rid).wild_drawn:
+            verdict += ("" if report["ambiguous"] else " without wild cards") + (
+                "; a play holding wild cards is made with a named reading")
         rows.append([f"[{rid}](rulesets/{rid}.md)", code_html(claim), number(report["plays"]),
                      number(report["ambiguous"]), verdict])
     parts.append(table(["Ruleset", "Readings", "Plays checked", "Plays with several readings",
@@ -236,8 +239,13 @@ def reading_check_md(book: Book) -> str:
     for rid in book.ids:
         report = book.check(rid)
         parts.append(f"### {rid}")
+        wild = (f" The table holds the plays of natural cards: with the wild cards of "
+                f"{rid}, a play holding one often reads several ways, and its player names "
+                f"the reading meant (see [Wild cards](rulesets/{rid}.md#wild-cards))."
+                if book.ruleset(rid).wild_drawn else "")
         if not report["ambiguous"]:
-            parts.append(f"All {plural(report['plays'], 'play')} have exactly one reading.")
+            parts.append(f"All {plural(report['plays'], 'play')} have exactly one reading."
+                         + wild)
             continue
         body = table(["Cards", "Readings"], [
             [card_faces(item["cards"]),

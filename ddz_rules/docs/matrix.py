@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ddz_rules import cards
+from ddz_rules.docs import wild
 from ddz_rules.docs.book import REFERENCE, Book, is_point, lookup, rule_points
 from ddz_rules.docs.names import class_label, size_word, type_name
 from ddz_rules.docs.render import (
@@ -47,6 +48,7 @@ GROUPS = {
     "scoring": "Scoring",
     "readings": "Readings",
     "kickers": "Kicker rules",
+    "wild": "Wild cards",
 }
 
 
@@ -126,6 +128,29 @@ def sides_cell(ruleset: Ruleset) -> str:
     return text
 
 
+def wild_cell(ruleset: Ruleset) -> str:
+    """How many wild ranks a hand has and when each is drawn (``wild.drawn``), with the wild
+    cards that makes; ``none`` without wild cards."""
+    if not ruleset.wild_drawn:
+        return "none"
+    return (f"{wild.draws_text(ruleset)} "
+            f"({plural(wild.wild_cards_in_play(ruleset), 'wild card')})")
+
+
+def wilds_cell(ruleset: Ruleset, ctype: CombinationType) -> str:
+    """The wild cards a type's main part may hold (``wilds``), in a few words."""
+    size = ctype.width * ctype.min_length
+    if ctype.wilds == "none":
+        return "natural cards only"
+    if ctype.wilds == "some":
+        return f"1 to {size - 1} wilds" if ctype.max_length == 1 else "some wilds"
+    if ctype.wilds == "all":
+        return "all wilds, of one rank"
+    if not any(r in ruleset.stands_for for r in playable_ranks(ruleset, ctype)):
+        return "no wild stands in"
+    return "wilds may stand in"
+
+
 def combination_cell(book: Book, ruleset: Ruleset, name: str) -> str:
     ctype = _enabled(ruleset, name)
     if ctype is None:
@@ -141,7 +166,10 @@ def combination_cell(book: Book, ruleset: Ruleset, name: str) -> str:
     if ctype.kicker_unit:
         one, many = UNITS[ctype.kicker_unit]
         lines.append(f"+ {plural(ctype.kickers_per_rank, one, many)} each")
-    lines.append(plural(book.counts(ruleset.id)[name], "play"))
+    if ruleset.wild_drawn:
+        lines.append(wilds_cell(ruleset, ctype))
+    count = plural(book.counts(ruleset.id)[name], "play")
+    lines.append(f"{count} of natural cards" if ctype.needs_wilds else count)
     return "<br>".join(lines)
 
 
@@ -171,9 +199,13 @@ def rows(book: Book) -> list[Row]:
         for r in rulesets:
             node = lookup(r.data, path)
             cells.append(value_text(node["value"], path[-1]) if is_point(node)
+                         else "none (no wild cards)" if path[0] == "wild" and not r.wild_drawn
                          else "not used")
         out.append(Row(GROUPS.get(path[0], label(path[0])), point_label(path), ".".join(path),
                        tuple(cells)))
+        if path == ("wild", "drawn"):
+            out.append(Row(GROUPS["wild"], "Wild cards in a hand", "wild",
+                           tuple(wild_cell(r) for r in rulesets)))
         if path == ("deck", "jokers"):
             out.append(Row(GROUPS["deck"], "Cards in the deck", "deck",
                            tuple(deck_cell(r) for r in rulesets)))
@@ -221,11 +253,16 @@ def matrix_page(book: Book) -> str:
              f"its prose) of any ruleset file, among them who plays with whom "
              f"(`teams.partner`) and the deck's copies and jokers; what each stronger kind of "
              f"play (bombs of every size, the rocket, the joker bomb) beats, and the multiplier "
-             f"event it counts as (`classes.NAME.event`, else the class's own name); each "
+             f"event it counts as (`classes.NAME.event`, else the class's own name); the wild "
+             f"cards ({term('laizi', 'wild-card')}): how many wild ranks a hand has and when "
+             f"each is drawn, which ranks may be wild and what a wild may stand for (`wild`), "
+             f"none where a ruleset has no wild cards; each "
              f"combination "
              f"type with its shape (one rank, or a run of consecutive ranks), the ranks its main "
              f"part may use (its {term('body', 'body')}), the extra cards it carries for each "
-             f"rank of the main part ({term('kickers', 'kicker')}) and its count of plays; and "
+             f"rank of the main part ({term('kickers', 'kicker')}), in a ruleset with wild "
+             f"cards which wilds its main part may hold (`wilds`), and its count of plays (of "
+             f"natural cards: a type made only with wild cards has none in the table); and "
              f"each kicker rule a single type sets for itself. Each row leads with the rule in "
              f"words; the ruleset file's key follows in small type. A cell that differs from "
              f"{book.ids[ref]} is <span class=\"changed\">marked</span>. The prose of each "

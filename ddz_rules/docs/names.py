@@ -26,13 +26,27 @@ TYPE_NAMES = {
     "bomb": "Bomb",
     "rocket": "Rocket",
     "joker_bomb": "Joker bomb",
+    "soft_bomb": "Soft bomb",
+    "wild_bomb": "Wild bomb",
 }
 
 #: What a player calls the plays of each class: (one, many, a label for tables).
 CLASS_NOUNS = {"plain": ("ordinary play", "ordinary plays", "Ordinary plays"),
                "bomb": ("bomb", "bombs", "Bombs"),
                "rocket": ("rocket", "rockets", "The rocket"),
-               "joker_bomb": ("joker bomb", "joker bombs", "The joker bomb")}
+               "joker_bomb": ("joker bomb", "joker bombs", "The joker bomb"),
+               "soft_bomb": ("soft bomb", "soft bombs", "Soft bombs"),
+               "wild_bomb": ("wild bomb", "wild bombs", "Wild bombs")}
+
+
+def is_hard(ruleset: Ruleset | None, name: str, klass: bool = False) -> bool:
+    """Whether a type (or, with ``klass``, every type of a class) is a hard one: in a ruleset
+    with wild cards, a type whose body may hold no wild card (``wilds: none``), as the hard
+    bomb of four natural cards."""
+    if ruleset is None or not ruleset.wild_drawn:
+        return False
+    members = [c for c in ruleset.combinations if (c.klass if klass else c.name) == name]
+    return bool(members) and all(c.wilds == "none" for c in members)
 
 
 def size_word(n: int) -> str:
@@ -72,7 +86,8 @@ def type_name(name: str, ruleset: Ruleset | None = None) -> str:
         size = bomb_sizes(ruleset).get(klass or "")
         if size:
             return f"Bomb of {size_word(size)}"
-    return TYPE_NAMES.get(name) or label(name)
+    named = TYPE_NAMES.get(name) or label(name)
+    return f"Hard {named.lower()}" if is_hard(ruleset, name) else named
 
 
 def _class_words(name: str, ruleset: Ruleset | None) -> tuple[str, str, str]:
@@ -80,6 +95,9 @@ def _class_words(name: str, ruleset: Ruleset | None) -> tuple[str, str, str]:
     if size:
         word = size_word(size)
         return f"bomb of {word}", f"bombs of {word}", f"Bombs of {word}"
+    if is_hard(ruleset, name, klass=True):
+        one, many, _ = _class_words(name, None)
+        return f"hard {one}", f"hard {many}", f"Hard {many}"
     return CLASS_NOUNS.get(name, (f"{label(name).lower()} play", f"{label(name).lower()} plays",
                                   f"{label(name)} plays"))
 

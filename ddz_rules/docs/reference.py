@@ -94,10 +94,16 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
         Example(("classify", "33344456"), "A play and its one reading"),
         Example(("classify", "44445555"),
                 "A card set that is not a play: the answer names the rule that forbids it"),
+        Example(("classify", "-r", "laizi", "--wild", "5", "3335"),
+                "With wild cards (laizi, the 5s wild): one card set, two readings"),
+        Example(("classify", "-r", "laizi", "--wild", "5", "3335@soft_bomb/1/3"),
+                "The same cards with the reading named, as a player names it"),
     ),
     "beats": (
         Example(("beats", "KKK3", "QQQR"), "Two plays of one type: the main part decides"),
         Example(("beats", "3333", "AAA2"), "A bomb against an ordinary play"),
+        Example(("beats", "-r", "laizi", "--wild", "5", "3333", "5222@soft_bomb/1/2"),
+                "With wild cards: a hard bomb against a soft bomb of a higher rank"),
     ),
     "moves": (Example(("moves", "55556", "--beat", "KKK"),
                       "The only answer to a trio of kings from this hand"),),
@@ -400,6 +406,19 @@ def bundled_notes(book: Book) -> dict[str, str]:
         for name, klass in ruleset.data["classes"].items():
             if "event" in klass and klass["event"] != name:
                 events.setdefault((rid, str(klass["event"])), []).append(f"`{name}`")
+    wilds: dict[str, dict[str, list[str]]] = {}
+    for rid in book.ids:
+        for name, spec in book.ruleset(rid).overlay.get("combinations", {}).items():
+            if isinstance(spec, Mapping) and "wilds" in spec:
+                wilds.setdefault(str(spec["wilds"]), {}).setdefault(name, []).append(rid)
+    if wilds:
+        stated = [f"{code(json.dumps(value))} for " + ", ".join(
+                      f"`{name}` ({', '.join(ids)})" for name, ids in names.items())
+                  for value, names in wilds.items()]
+        notes["combinations.<name>.wilds"] = (
+            "In the bundled rulesets: " + "; ".join(stated) + "; a variant that extends one "
+            "of these keeps its types' `wilds`, and every other type takes the default "
+            "`\"any\"`.")
     if events:
         notes["classes.<name>.event"] = "In the bundled rulesets: " + "; ".join(
             f"in {rid}, the classes {', '.join(names[:-1])} and {names[-1]} all count as the "
@@ -446,6 +465,10 @@ def records_page(book: Book) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def _has_wilds(book: Book, ruleset_id: str | None) -> bool:
+    return ruleset_id is not None and bool(book.ruleset(ruleset_id).wild_drawn)
+
+
 def ruleset_format_page(book: Book) -> str:
     """``using/ruleset-format.md``: the ruleset file format from its JSON Schema."""
     schema = ruleset_schema()
@@ -461,6 +484,20 @@ def ruleset_format_page(book: Book) -> str:
              "point always states both its value and its prose.",
              "## Keys", fields_table(schema, bundled_notes(book)),
              f"## A variant file\n\n`{book.folders[example]}/{path.name}`, whole:",
-             "```yaml\n" + path.read_text(encoding="utf-8").rstrip() + "\n```",
-             "How to write one, step by step: [Write a variant](new-variant.md)."]
+             "```yaml\n" + path.read_text(encoding="utf-8").rstrip() + "\n```"]
+    wild = next((rid for rid in book.ids if "wild" in book.ruleset(rid).overlay
+                 and not _has_wilds(book, book.ruleset(rid).base)), None)
+    if wild is not None:
+        wild_path = book.file_of(wild)
+        parts += ["## A variant with wild cards",
+                  f"`{book.folders[wild]}/{wild_path.name}`, whole: its `wild` section says how "
+                  f"many wild ranks a hand has and when each is drawn (`wild.drawn`), which "
+                  f"ranks may be wild (`wild.ranks`), what a wild may stand for "
+                  f"(`wild.stands_for`) and what it is alone or as a kicker (`wild.alone`); "
+                  f"each combination type's `wilds` says which wild cards its main part may "
+                  f"hold, and the types made only with wild cards get classes of their own. "
+                  f"A ruleset with wild cards must let its players name a reading "
+                  f"(`readings.settlement: declared`). Its page: [{wild}](../rulesets/{wild}.md).",
+                  "```yaml\n" + wild_path.read_text(encoding="utf-8").rstrip() + "\n```"]
+    parts.append("How to write one, step by step: [Write a variant](new-variant.md).")
     return "\n\n".join(parts) + "\n"

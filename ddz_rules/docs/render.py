@@ -135,8 +135,12 @@ def literal_braces(text: str) -> str:
 
     >>> literal_braces("a {value, text} pair")
     'a `{value, text}` pair'
+    >>> literal_braces("matching `^[3-9]{1,2}$`")
+    'matching `^[3-9]{1,2}$`'
     """
-    return re.sub(r"(?<!`)(\{[^{}`]*\})(?!`)", r"`\1`", text)
+    pieces = re.split(r"(`[^`]*`)", text)  # inline code is left as it is
+    return "".join(piece if piece.startswith("`") else
+                   re.sub(r"(\{[^{}`]*\})", r"`\1`", piece) for piece in pieces)
 
 
 def label(key: str) -> str:
@@ -214,7 +218,7 @@ def value_text(value: Any, key: str = "") -> str:
     text = str(value)
     if key == "jokers" and re.fullmatch(r"[BR]*", text):
         return jokers_text(text)
-    if key == "ranks" and re.fullmatch(r"[3-9TJQKA2BR]*", text):
+    if key in ("ranks", "stands_for") and re.fullmatch(r"[3-9TJQKA2BR]*", text):
         return ranks_text(text)
     return code_html(text)
 

@@ -15,7 +15,7 @@ from itertools import pairwise
 from typing import Any
 
 from ddz_rules import cards
-from ddz_rules.docs import worked
+from ddz_rules.docs import wild, worked
 from ddz_rules.docs.book import Book, RulePoint, is_point, lookup, rule_points
 from ddz_rules.docs.names import (
     article,
@@ -82,6 +82,10 @@ LABELS = {
     "single_kickers_distinct": "Single kickers of different ranks",
     "jokers_as_kickers": "Jokers as kickers",
     "kicker_trio_beside_chain": "Kicker trio next to the run",
+    "wild.drawn": "Wild ranks a hand, and when each is drawn",
+    "wild.ranks": "Ranks that may be wild",
+    "wild.stands_for": "What a wild may stand for",
+    "wild.alone": "A wild alone, or as a kicker",
 }
 
 #: The sections of a page that hold rule points, in order: (heading, top-level key).
@@ -124,6 +128,21 @@ def class_plays(book: Book, ruleset: Ruleset, name: str) -> int:
     return sum(counts[c.name] for c in ruleset.combinations if c.klass == name)
 
 
+def class_many(book: Book, ruleset: Ruleset, name: str) -> bool:
+    """Whether two plays of class ``name`` can meet: it has several plays in the table, or a
+    type of it needs wild cards and a hand can make it of two ranks (a soft bomb of any rank;
+    four wilds only where a hand has two wild ranks)."""
+    if class_plays(book, ruleset, name) > 1:
+        return True
+    for ctype in ruleset.combinations:
+        if ctype.klass == name and ctype.needs_wilds:
+            if ctype.wilds == "all" and len(ruleset.wild_drawn) > 1:
+                return True
+            if ctype.wilds == "some" and len(playable_ranks(ruleset, ctype)) > 1:
+                return True
+    return False
+
+
 def beats_text(book: Book, ruleset: Ruleset, name: str, short: bool = False) -> str:
     """What a play of class ``name`` beats, in a player's words (``short``: for the matrix)."""
     classes = ruleset.data["classes"]
@@ -138,7 +157,7 @@ def beats_text(book: Book, ruleset: Ruleset, name: str, short: bool = False) -> 
     if short:
         return text
     text += ", whatever its type"
-    if class_plays(book, ruleset, name) > 1:
+    if class_many(book, ruleset, name):
         text += (f"; between two {class_noun(name, many=True, ruleset=ruleset)}, the higher "
                  f"main part wins")
     elif all(k["level"] < level for n, k in classes.items() if n != name):
@@ -179,6 +198,8 @@ def example_md(example: Mapping[str, Any]) -> str:
     """One prose example: the cards, what they read as (or that they are no play), and what
     they beat."""
     line = card_faces(str(example["cards"]))
+    if example.get("wild"):
+        line += f", with the {wild.wild_label(cards.parse(str(example['wild'])))},"
     assuming = example.get("assuming") or {}
     if assuming:
         line += ", with " + " and ".join(
@@ -305,6 +326,15 @@ def _combination_changes(base: Ruleset, ruleset: Ruleset, name: str,
     return [Change(where, "; ".join(diffs), " ".join([*texts, new.text]))] if diffs else []
 
 
+def _same_readings(a: PlayTable, b: PlayTable) -> bool:
+    """Whether two tables hold the same plays, each read the same ways (type, length and rank),
+    as ``ddz diff`` compares them."""
+    if a.plays.keys() != b.plays.keys():
+        return False
+    return all([r.short() for r in readings] == [r.short() for r in b.plays[key]]
+               for key, readings in a.plays.items())
+
+
 def changes_md(book: Book, ruleset: Ruleset) -> str:
     """The section that opens a variant's page."""
     assert ruleset.base is not None
@@ -319,11 +349,15 @@ def changes_md(book: Book, ruleset: Ruleset) -> str:
     if not items:
         lines.append("- Nothing beyond its name and source.")
     base_table, table_ = book.table(base_id), book.table(ruleset.id)
+    base = book.ruleset(base_id)
     anchor = heading_id(f"{ruleset.id} against {base_id}")
-    if table_.plays == base_table.plays:
+    if _same_readings(table_, base_table):
         lines += ["", f"The play table is {base_id}'s, play for play and reading for reading "
                   f"({plural(len(table_), 'play')}; see the "
                   f"[differences page](../compare/differences.md#{anchor}))."]
+        if ruleset.wild_drawn != base.wild_drawn:
+            lines[-1] += (" It holds the plays of natural cards only; with wild cards more "
+                          "card sets are plays (see [Wild cards](#wild-cards)).")
     else:
         lines += ["", f"The play table has {plural(len(table_), 'play')} against "
                   f"{number(len(base_table))} in {base_id}; the plays that differ are on the "
@@ -377,6 +411,32 @@ def kicker_text(ctype: CombinationType) -> str:
     return f"{extra} for each {noun} of the run, of other ranks"
 
 
+def wilds_text(ruleset: Ruleset, ctype: CombinationType) -> str:
+    """Which wild cards the main part of a play of this type may hold (its ``wilds``), in a
+    player's words, for a ruleset with wild cards."""
+    size = ctype.width * ctype.min_length
+    if ctype.wilds == "none":
+        return "none: natural cards only, not one wild among them"
+    if ctype.wilds == "some":
+        many = (f"one to {size_word(size - 1)} of its {size_word(size)} cards"
+                if ctype.max_length == 1 else "at least one of its cards")
+        return f"{many} are wilds standing in, beside at least one natural card"
+    if ctype.wilds == "all":
+        return (f"every card is a wild: the {size_word(ctype.width)} cards of one wild rank "
+                f"together, each of its own rank")
+    ranks = [r for r in playable_ranks(ruleset, ctype) if r in ruleset.stands_for]
+    if not ranks:
+        return "none: a wild never stands for these cards"
+    alone = lookup(ruleset.data, ("wild", "alone", "value")) == "own_rank"
+    if ctype.width == 1 and ctype.max_length == 1:
+        return ("a wild played alone is a card of its own rank" if alone
+                else "a wild may be played alone")
+    text = "any card of the main part may be a wild standing in for it"
+    if ctype.kicker_unit and alone:
+        text += "; a wild among the extra cards is a card of its own rank"
+    return text
+
+
 def keys_md(ruleset: Ruleset, ctype: CombinationType) -> str:
     """The combination type as its file states it (after merging), as a small reference."""
     length = (str(ctype.min_length) if ctype.min_length == ctype.max_length
@@ -386,6 +446,8 @@ def keys_md(ruleset: Ruleset, ctype: CombinationType) -> str:
     if ctype.kicker_unit:
         keys.append(f"kickers: {UNIT_WORDS[ctype.kicker_unit].split()[0]} "
                     f"{TIMES}{ctype.kickers_per_rank}")
+    if ruleset.wild_drawn:
+        keys.append(f"wilds: {ctype.wilds}")
     keys.append(f"class: {ctype.klass} (level {ctype.level})")
     return '<small class="key">' + " · ".join(code_html(k) for k in keys) + "</small>"
 
@@ -423,6 +485,8 @@ def combination_md(book: Book, ruleset: Ruleset, ctype: CombinationType) -> str:
              f"**Run:** {chain_text(ctype)}",
              f"**Extra cards:** {kicker_text(ctype)}",
              f"**Beats:** {beats_text(book, ruleset, ctype.klass)}"]
+    if ruleset.wild_drawn:
+        facts.append(f"**Wild cards:** {wilds_text(ruleset, ctype)}")
     spec = ruleset.data["combinations"][ctype.name]
     own = rule_points(spec.get("kickers", {}), ("combinations", ctype.name, "kickers"))
     parts = [f"### {type_name(ctype.name, ruleset)} · `{ctype.name}`", ctype.text]
@@ -433,11 +497,42 @@ def combination_md(book: Book, ruleset: Ruleset, ctype: CombinationType) -> str:
     parts.append(keys_md(ruleset, ctype))
     for point in own:
         parts.append(f"Kicker rule for this type only: {point_block(ruleset, point)}")
+    if ctype.needs_wilds:
+        parts.append(wild_type_md(book, ruleset, ctype, count))
+        return "\n\n".join(parts)
     parts.append(f"**{plural(count, 'play')}** of this type in the play table. "
                  + ("Examples, from the lowest to the highest:" if len(keys) > 1
                     else "The only one:"))
     parts.append(examples_table(table_, example_keys(keys)))
     return "\n\n".join(parts)
+
+
+#: The header of a table of plays with wild cards.
+WILD_EXAMPLE_HEADER = ["Cards", "Wild", "Reading", "What the wild cards are", "Other readings"]
+
+
+def wild_examples_table(ruleset: Ruleset, plays: Sequence[wild.WildPlay]) -> str:
+    """Plays with wild cards: the cards, the wild ranks, the reading shown, what each wild card
+    is in that reading, and the card set's other readings with the same wild ranks."""
+    rows = [[card_faces(p.cards), wild.wild_label(p.wild), code_html(p.reading.short()),
+             wild.wild_roles(ruleset, p), wild.other_readings(p)] for p in plays]
+    return table(WILD_EXAMPLE_HEADER, rows)
+
+
+def wild_type_md(book: Book, ruleset: Ruleset, ctype: CombinationType, count: int) -> str:
+    """A type that needs wild cards: why the play table has none of it, and examples the engine
+    reads with the page's stated wild rank."""
+    stated = wild.stated_wild(book, ruleset)
+    plays = wild.spread(wild.type_examples(book, ruleset, ctype, stated), EXAMPLES)
+    text = (f"**{plural(count, 'play')}** of this type in the play table, which lists the plays "
+            f"of natural cards: the main part of this type must hold wild cards "
+            f"(`wilds: {ctype.wilds}`), so its plays exist only once a hand's wild rank is "
+            f"drawn ([Wild cards](#wild-cards)).")
+    if not plays:
+        return text + f" With the {wild.wild_label(stated)}, the engine finds no example."
+    return (text + f" Examples the engine reads with the {wild.wild_label(stated)}"
+            + (", from the lowest to the highest:" if len(plays) > 1 else ":")
+            + "\n\n" + wild_examples_table(ruleset, plays))
 
 
 def reading_example(book: Book, ruleset: Ruleset) -> tuple[int, Reading]:
@@ -475,6 +570,12 @@ def combinations_md(book: Book, ruleset: Ruleset) -> str:
              f"it is not a run) and the highest rank of its main part, written "
              f"`type/length/rank`, as `{reading.short()}` for {shown}. "
              + LEGEND]
+    if ruleset.wild_drawn:
+        parts.append("The play table holds the plays of natural cards, as if no card were "
+                     "wild. With a hand's wild cards more card sets are plays, and the types "
+                     "made only with wild cards have plays at all; each type says which wild "
+                     "cards its main part may hold, and examples with wild cards state the "
+                     "wild rank (see [Wild cards](#wild-cards)).")
     parts += [combination_md(book, ruleset, c) for c in ruleset.combinations]
     if disabled:
         rows = [[f"{type_name(n)} · {code_html(n)}", str(s["text"])] for n, s in disabled]
@@ -522,7 +623,7 @@ def beats_examples(book: Book, ruleset_id: str) -> list[BeatsExample]:
     if len(plain) >= 2:
         out.append(BeatsExample(by_type[plain[1].name][-1], by_type[plain[0].name][0],
                                 "different types, both ordinary plays"))
-    levels = sorted({c.level for c in ruleset.combinations})
+    levels = sorted({c.level for c in ruleset.combinations if by_type[c.name]})
     names = {k["level"]: n for n, k in ruleset.data["classes"].items()}
     sizes = bomb_sizes(ruleset)
     for lower, higher in pairwise(levels):
@@ -571,12 +672,28 @@ def class_span(book: Book, ruleset: Ruleset, name: str) -> str:
     table_ = book.table(ruleset.id)
     keys = [k for c in ruleset.combinations if c.klass == name
             for k in book.keys_by_type(ruleset.id)[c.name]]
+    if not keys:
+        return wild_span(book, ruleset, name)
     if len(keys) == 1:
         return f"{card_faces(cards.key_text(keys[0]))}, the only one"
     low = min(keys, key=lambda k: (table_.readings(k)[0].rank_index, k))
     high = max(keys, key=lambda k: (table_.readings(k)[0].rank_index, -k))
     return (f"{card_faces(cards.key_text(low))} to {card_faces(cards.key_text(high))} "
             f"({plural(len(keys), 'play')})")
+
+
+def wild_span(book: Book, ruleset: Ruleset, name: str) -> str:
+    """The plays of a class made only with wild cards, lowest to highest, as the engine reads
+    them with the page's stated wild rank."""
+    stated = wild.stated_wild(book, ruleset)
+    low = wild.class_end(book, ruleset, name, stated, highest=False)
+    high = wild.class_end(book, ruleset, name, stated, highest=True)
+    if low is None or high is None:
+        return f"none with the {wild.wild_label(stated)}"
+    if low.key == high.key:
+        return f"{card_faces(low.cards)}, the only one with the {wild.wild_label(stated)}"
+    return (f"{card_faces(low.cards)} to {card_faces(high.cards)} with the "
+            f"{wild.wild_label(stated)}")
 
 
 def ladder_md(book: Book, ruleset: Ruleset) -> str:
@@ -593,13 +710,17 @@ def ladder_md(book: Book, ruleset: Ruleset) -> str:
         noun = class_noun(name, many=not only, ruleset=ruleset)
         label_ = noun if not only else article(noun, only=True)
         steps.append(f"1. **{label_[:1].upper()}{label_[1:]}**: "
-                     f"{class_span(book, ruleset, name)}")
+                     f"{class_span(book, ruleset, name)}; multiplier event: "
+                     f"{class_event(ruleset, name)}")
     top = classes[-1][1]
     top_only = class_plays(book, ruleset, top) == 1
     strongest = article(class_noun(top, ruleset=ruleset), top_only)
     text = ["The stronger kinds of play form a ladder, weakest first. Each kind beats every "
             "kind before it, whatever the types and ranks; within one kind, the higher main part "
-            f"wins; nothing beats {strongest}{'' if top_only else ' of the highest rank'}.",
+            f"wins; nothing beats {strongest}{'' if top_only else ' of the highest rank'}. Each "
+            "counts in the scoring as the multiplier event shown (`scoring.multipliers`)."
+            + (" A kind made with wild cards is shown as the engine reads it with the wild "
+               "rank stated." if ruleset.wild_drawn else ""),
             "\n".join(steps)]
     table_ = book.table(ruleset.id)
     for ctype in ruleset.combinations:
@@ -660,7 +781,56 @@ def beats_md(book: Book, ruleset: Ruleset) -> str:
                              card_faces(cards.key_text(ex.previous)),
                              "yes" if ex.beats(table_) else "no", ex.why])
     parts.append(table(["Play", "Previous play", "Beats?", "Why"], example_rows))
+    if ruleset.wild_drawn:
+        parts.append(wild_beats_md(book, ruleset))
     return "\n\n".join(parts)
+
+
+def wild_beats_md(book: Book, ruleset: Ruleset) -> str:
+    """With wild cards: each kind of play against the kind next to it, where either is made
+    with wild cards, and two plays of such a kind, as the engine decides them with the page's
+    stated wild rank."""
+    stated = wild.stated_wild(book, ruleset)
+    levels = ruleset.data["classes"]
+    rows = []
+
+    def noun(name: str) -> str:
+        return class_noun(name, ruleset=ruleset)
+
+    def row(play: wild.WildPlay, previous: wild.WildPlay, why: str) -> list[str]:
+        verdict = play.reading.beats(previous.reading)
+        return [wild.play_cell(play), wild.wild_label(play.wild), wild.play_cell(previous),
+                "yes" if verdict else "no", why]
+
+    for pair in wild.class_pairs(book, ruleset, stated):
+        if not (wild.needs_wilds(ruleset, pair.lower) or wild.needs_wilds(ruleset, pair.higher)):
+            continue
+        low_level, high_level = levels[pair.lower]["level"], levels[pair.higher]["level"]
+        only = class_plays(book, ruleset, pair.higher) == 1
+        rows.append(row(pair.high_play, pair.low_play,
+                        f"{article(noun(pair.higher), only)} (level {high_level}) beats any "
+                        f"{noun(pair.lower)} (level {low_level}), whatever the ranks"))
+        if low_level > 0:
+            higher_rank = pair.low_play.reading.rank_index > pair.high_play.reading.rank_index
+            rows.append(row(pair.low_play, pair.high_play,
+                            f"{article(noun(pair.lower))} (level {low_level}) never beats "
+                            f"{article(noun(pair.higher), only)} (level {high_level})"
+                            + (", even of a higher rank" if higher_rank else "")))
+    for name in sorted({c.klass for c in ruleset.combinations},
+                       key=lambda n: levels[n]["level"]):
+        if wild.needs_wilds(ruleset, name) and class_many(book, ruleset, name):
+            low = wild.class_end(book, ruleset, name, stated, highest=False)
+            high = wild.class_end(book, ruleset, name, stated, highest=True)
+            if low is not None and high is not None and low.key != high.key:
+                rows.append(row(high, low, f"two {class_noun(name, True, ruleset)}: the "
+                                           f"higher main part wins"))
+    if not rows:
+        return ""
+    command = f"ddz beats -r {ruleset.id} --wild {wild.wild_arg(stated)} PLAY PREVIOUS"
+    return (f"With wild cards, the engine decides these with the {wild.wild_label(stated)} "
+            f"(`{command}`; a play holding a wild is named with its reading, as "
+            f"`CARDS@type/length/rank`):\n\n"
+            + table(["Play", "Wild", "Previous play", "Beats?", "Why"], rows))
 
 
 # --------------------------------------------------------------------------- the page
@@ -732,6 +902,11 @@ def glance_md(book: Book, ruleset: Ruleset) -> str:
     readings = ("every play has exactly one reading" if not report["ambiguous"]
                 else f"{plural(report['ambiguous'], 'play')} read several ways; the player "
                      f"names the reading")
+    if ruleset.wild_drawn:
+        natural = ("every play of natural cards has one reading" if not report["ambiguous"]
+                   else readings)
+        readings = (f"{natural}; a play holding wild cards may read several ways, and its "
+                    f"player names the one meant")
     undealt = f"{number(ruleset.undealt)} never dealt" if ruleset.undealt else "all dealt"
     hand = plural(ruleset.hand_size, "card")
     if ruleset.kitty:
@@ -747,10 +922,17 @@ def glance_md(book: Book, ruleset: Ruleset) -> str:
             ["Hand", hand],
             ["Auction", code_html(ruleset.auction_family)],
             ["Combination types", str(len(ruleset.combinations))],
-            ["Legal plays", number(report["plays"])],
+            ["Legal plays", number(report["plays"]) + (
+                " of natural cards; with wild cards, more card sets are plays"
+                if ruleset.wild_drawn else "")],
             ["Strongest play", f"{article(class_noun(top, ruleset=ruleset), only)}, "
                                f"{class_span(book, ruleset, top)}"],
             ["Readings", readings]]
+    if ruleset.wild_drawn:
+        rows.insert(3, ["Wild cards", f"{wild.draws_text(ruleset)[:1].upper()}"
+                                      f"{wild.draws_text(ruleset)[1:]} "
+                                      f"({plural(wild.wild_cards_in_play(ruleset), 'wild card')} "
+                                      f"in play); see [Wild cards](#wild-cards)"])
     return "## At a glance\n\n" + table(["Rule", "This ruleset"], rows)
 
 
@@ -768,6 +950,12 @@ def readings_md(book: Book, ruleset: Ruleset) -> str:
     else:
         parts.append(f"The exhaustive check reads all {plural(report['plays'], 'play')}: "
                      f"every one has exactly one reading.")
+    if ruleset.wild_drawn:
+        parts.append("That table holds the plays of natural cards. A play holding wild cards "
+                     "often reads several ways, since each wild may stand for a different "
+                     "card; its player names the reading meant, as `CARDS@type/length/rank`, "
+                     "and a hand record keeps every play holding a wild that way (see "
+                     "[Wild cards](#wild-cards)).")
     parts.append("### Kicker rules")
     carriers = [article(type_name(c.name, ruleset).lower()) for c in ruleset.combinations
                 if c.kicker_unit]
@@ -826,7 +1014,7 @@ def interpretations_md(ruleset: Ruleset) -> str:
 
 def covered_keys() -> set[str]:
     return {k for _, k in SECTIONS + LATER_SECTIONS} | {"readings", "kickers", "classes",
-                                                      "combinations"}
+                                                      "combinations", "wild"}
 
 
 def glossary_ids(book: Book) -> list[str]:
@@ -840,7 +1028,12 @@ def glossary_words(book: Book, ruleset: Ruleset) -> str:
     """The words of the game a ruleset's page uses, each linked to its glossary entry: the
     roles and sides the ruleset has, the kitty if it has one, its stronger kinds of play, and
     the scoring words its multipliers need."""
+    known = set(glossary_ids(book))
     words = [("landlord", "landlord"), ("peasant", "peasant")]
+    if ruleset.wild_drawn:
+        words.append(("wild card", "wild-card"))
+        if {"before_auction", "after_auction"} <= set(ruleset.wild_drawn):
+            words.append(("sky and earth laizi", "sky-and-earth"))
     if ruleset.partner_rule != "none":
         words += [("partner", "partner"), ("called rank", "called-rank"), ("side", "side")]
     if ruleset.kitty:
@@ -851,11 +1044,14 @@ def glossary_words(book: Book, ruleset: Ruleset) -> str:
         if name in bomb_sizes(ruleset):
             words.append(("bomb", "bomb"))
         else:
-            words.append((class_noun(name, ruleset=ruleset), name.replace("_", "-")))
+            noun = class_noun(name, ruleset=ruleset)
+            anchors = [noun.replace(" ", "-"), name.replace("_", "-")]
+            words.append((noun, next((a for a in anchors if a in known), anchors[-1])))
+    if ruleset.settlement == "declared":
+        words.append(("declared reading", "declared-reading"))
     words += [("multiplier", "multiplier"), ("stake", "stake")]
     if {"spring", "anti_spring"} & set(ruleset.factors):
         words.append(("spring", "spring"))
-    known = set(glossary_ids(book))
     return ", ".join(term(word, anchor) for word, anchor in dict.fromkeys(words)
                      if anchor in known)
 
@@ -923,6 +1119,8 @@ def ruleset_page(book: Book, ruleset_id: str) -> str:
             body.append(deal_facts(ruleset))
         if key == "teams" and ruleset.partner_rule == "called_rank":
             body.append(call_facts(ruleset))
+    if ruleset.wild_drawn:
+        body.append(wild_md(book, ruleset))
     body.append(combinations_md(book, ruleset))
     body.append(readings_md(book, ruleset))
     body.append(beats_md(book, ruleset))
@@ -981,3 +1179,167 @@ def ruleset_nav(book: Book) -> list[Any]:
         if members:
             nav.append({group: [{rid: page_path(rid)} for rid in members]})
     return nav
+
+
+# --------------------------------------------------------------------------- wild cards
+
+
+def wild_md(book: Book, ruleset: Ruleset) -> str:
+    """The "Wild cards" section of a ruleset with wild cards: how many wild ranks a hand has
+    and when each is drawn, which ranks may be wild, what a wild may stand for and what it is
+    alone or as a kicker, each as the ruleset states it; then three examples the engine
+    computes: a run completed by a wild, one card set that reads two ways and how its player
+    names the one meant, and a kind of play made with wild cards against the kind above it."""
+    stated = wild.stated_wild(book, ruleset)
+    draws = wild.draws_text(ruleset)
+    parts = ["## Wild cards",
+             f"This ruleset plays with {term('wild cards', 'wild-card')} (laizi): {draws}. Every "
+             f"card of a drawn rank is wild from then on: "
+             f"{plural(wild.wild_cards_in_play(ruleset), 'wild card')} in a hand"
+             f"{' once every wild rank is drawn' if len(ruleset.wild_drawn) > 1 else ''}. "
+             f"A wild rank is drawn from {value_text(cards.text(ruleset.wild_ranks), 'ranks')}, "
+             f"and a wild may stand for {value_text(cards.text(ruleset.stands_for), 'ranks')}.",
+             points_md(ruleset, _section(ruleset.data, "wild")),
+             f"A card set's readings depend on the hand's wild ranks, so every example with wild "
+             f"cards on this page states them, as `ddz classify`, `ddz beats` and `ddz moves` "
+             f"take them (`--wild {wild.wild_arg(stated)}`); most use the "
+             f"{wild.wild_label(stated)}. Each is computed by the engine while the page is "
+             f"built."]
+    for block in (completion_md(book, ruleset), two_readings_md(book, ruleset),
+                  soft_hard_md(book, ruleset, stated)):
+        if block:
+            parts.append(block)
+    return "\n\n".join(parts)
+
+
+def completion_md(book: Book, ruleset: Ruleset) -> str:
+    """A run completed by a wild card (:func:`ddz_rules.docs.wild.chain_completion`)."""
+    found = wild.chain_completion(book, ruleset)
+    if found is None:
+        return ""
+    play, ctype = found.play, found.ctype
+    noun = type_name(ctype.name, ruleset).lower()
+    reading = play.reading
+    low = reading.rank_index - reading.length + 1
+    principal = next(r for r in cards.parse(play.cards) if r in play.wild)
+    face = card_faces(cards.RANKS[principal])
+    text = [f"### {article(noun).capitalize()} completed by a wild card",
+            f"With the {wild.wild_label(play.wild)}, {card_faces(play.cards)} is "
+            f"{article(noun)}: {wild.wild_roles(ruleset, play)}, so it reads "
+            f"{code_html(reading.short())}, a run of {reading.length} from "
+            f"{card_faces(cards.RANKS[low])} to {card_faces(reading.rank)}."]
+    if not ctype.low <= principal <= ctype.high:
+        text[-1] += (f" No {noun} may hold a {face} (its ranks run from "
+                     f"{card_faces(cards.RANKS[ctype.low])} to "
+                     f"{card_faces(cards.RANKS[ctype.high])}), yet the wild {face} completes "
+                     f"one: in the main part of a play of two or more cards a wild stands for "
+                     f"the card the play needs.")
+    alone = wild.read(book.table(ruleset.id), cards.RANKS[principal], play.wild)
+    if alone is not None:
+        text[-1] += (f" Played alone, the same {face} reads {code_html(alone.reading.short())}: "
+                     f"{wild.wild_roles(ruleset, alone)}.")
+    others = wild.other_readings(play)
+    text[-1] += (" The cards read no other way." if others == "none" else
+                 " Its other readings: " + others.replace("<br>", ", ") + ".")
+    text.append(wild.console(book.root, [["classify", "-r", ruleset.id, "--wild",
+                                          wild.wild_arg(play.wild), play.cards]]))
+    return "\n\n".join(text)
+
+
+def _answer_to(book: Book, ruleset: Ruleset, play: wild.WildPlay, reading: Reading
+               ) -> wild.WildPlay | None:
+    """The highest play of natural cards of ``reading``'s type and length that ``reading``
+    does not beat (for showing that a named reading decides what a play beats)."""
+    table_ = book.table(ruleset.id)
+    keys = book.keys_by_type(ruleset.id).get(reading.type, [])
+    best: wild.WildPlay | None = None
+    for key in keys:
+        found = wild.read(table_, key, play.wild, reading.type)
+        if (found is None or found.wilds_held or found.reading.length != reading.length
+                or reading.beats(found.reading) or len(found.readings) > 1):
+            continue
+        if best is None or found.reading.rank_index > best.reading.rank_index:
+            best = found
+    return best
+
+
+def two_readings_md(book: Book, ruleset: Ruleset) -> str:
+    """One card set that reads several ways with wild cards, and how its player names the
+    reading meant (:func:`ddz_rules.docs.wild.two_readings`)."""
+    play = wild.two_readings(book, ruleset)
+    if play is None:
+        return ""
+    table_ = book.table(ruleset.id)
+    count = len(play.readings)
+    ways = "\n".join(f"- {code_html(r.short())}, {article(type_name(r.type, ruleset).lower())}: "
+                     f"{wild.wild_roles(ruleset, wild._as(play, r))}" for r in play.readings)
+    names = [f"`{play.cards}@{r.short()}`" for r in play.readings]
+    parts = ["### One card set, two readings" if count == 2 else
+             f"### One card set, {plural(count, 'reading', spell=True)}",
+             f"With the {wild.wild_label(play.wild)}, {card_faces(play.cards)} reads "
+             f"{plural(count, 'way', spell=True)}, because its wild cards may be more than one "
+             f"thing:\n\n{ways}",
+             f"The cards alone cannot say which is meant, so the player names the reading, "
+             f"written after the cards as `CARDS@type/length/rank` "
+             f"({term('declared reading', 'declared-reading')}): "
+             f"{join_words(names, 'or')}."]
+    short = [f"`{play.cards}@{r.type}`" for r in play.readings
+             if table_.play(f"{play.cards}@{r.type}", play.wild).reading.short() == r.short()
+             and sum(1 for o in play.readings if o.type == r.type) == 1]
+    if short:
+        parts[-1] += (f" A shorter name is enough where it fits one reading only: "
+                      f"{join_words(short, 'or')}.")
+    others = [r for r in play.readings if r.short() != play.reading.short()]
+    previous = _answer_to(book, ruleset, play, others[0]) if others else None
+    if previous is not None and play.reading.beats(previous.reading):
+        parts.append(f"The play is then answered and compared as the reading named. Named "
+                     f"{code_html(play.reading.short())}, {card_faces(play.cards)} beats "
+                     f"{card_faces(previous.cards)} ({code_html(previous.reading.short())}); "
+                     f"named {code_html(others[0].short())}, it does not.")
+    parts.append(f"A hand record writes every play holding a wild card with its reading, as "
+                 f"`{play.notation()}`, so that a replay reads it as it was played.")
+    arg = wild.wild_arg(play.wild)
+    parts.append(wild.console(book.root, [
+        ["classify", "-r", ruleset.id, "--wild", arg, play.cards],
+        ["classify", "-r", ruleset.id, "--wild", arg, f"{play.cards}@{play.reading.short()}"]]))
+    return "\n\n".join(parts)
+
+
+def soft_hard_md(book: Book, ruleset: Ruleset, stated: tuple[int, ...]) -> str:
+    """The first kind of play made with wild cards against the kind of natural cards just
+    above it (a soft bomb against a hard bomb): which beats which, and why."""
+    levels = ruleset.data["classes"]
+    pairs = [p for p in wild.class_pairs(book, ruleset, stated)
+             if wild.needs_wilds(ruleset, p.lower) and not wild.needs_wilds(ruleset, p.higher)
+             and levels[p.lower]["level"] > 0]
+    if not pairs:
+        return ""
+    pair = pairs[0]
+    low, high = pair.low_play, pair.high_play
+    if not high.reading.beats(low.reading) or low.reading.beats(high.reading):
+        raise RuntimeError(f"{ruleset.id}: {high.cards} against {low.cards} is not decided "
+                           f"by class")
+    low_noun = class_noun(pair.lower, ruleset=ruleset)
+    high_noun = class_noun(pair.higher, ruleset=ruleset)
+    low_many = class_noun(pair.lower, True, ruleset)
+    high_many = class_noun(pair.higher, True, ruleset)
+    low_level, high_level = levels[pair.lower]["level"], levels[pair.higher]["level"]
+    arg = wild.wild_arg(stated)
+    text = [f"### {article(low_noun).capitalize()} against {article(high_noun)}",
+            f"Every kind of play is a {term('class', 'class')} with a level "
+            f"(`classes.NAME.level`): {low_many} are level {low_level}, {high_many} level "
+            f"{high_level}. A play of a higher level beats any play of a lower one, whatever "
+            f"the ranks; ranks count only between two plays of one class. So with the "
+            f"{wild.wild_label(stated)}, the lowest {high_noun}, {card_faces(high.cards)} "
+            f"({code_html(high.reading.short())}), beats the highest {low_noun}, "
+            f"{card_faces(low.cards)} played as {code_html(low.reading.short())} "
+            f"({wild.wild_roles(ruleset, low)}), and the {low_noun} never beats it:",
+            wild.console(book.root, [
+                ["beats", "-r", ruleset.id, "--wild", arg, high.notation(), low.notation()],
+                ["beats", "-r", ruleset.id, "--wild", arg, low.notation(), high.notation()]]),
+            f"They count differently in the scoring too: {article(low_noun)} is the "
+            f"multiplier event {class_event(ruleset, pair.lower)}, {article(high_noun)} "
+            f"{class_event(ruleset, pair.higher)} (`scoring.multipliers`). The whole ladder, "
+            f"from the weakest kind to the strongest, is under "
+            f"[What beats what](#what-beats-what)."]
+    return "\n\n".join(text)

@@ -4,9 +4,10 @@ Where a hand record in ``tests/fixtures/records`` is written for the ruleset (ea
 example of a source text), that record is replayed. Otherwise a hand is dealt the way
 ``ddz simulate --hands 1 --seed S`` deals it and played by random legal players, and the first
 run seed whose hand shows what the ruleset has to show is taken (:func:`wants`): a multiplier
-event; where a partner may join the landlord, a partner who joins; where a variant adds
-multiplier events to its base, one of them; and at least two events. Where no seed of the
-first :data:`SEARCH` shows all of them, the last wish is dropped, and so on.
+event; where a partner may join the landlord, a partner who joins; where the ruleset has wild
+cards, a play holding one and a play of a type made only with wild cards (a soft bomb); where a
+variant adds multiplier events to its base, one of them; and at least two events. Where no seed
+of the first :data:`SEARCH` shows all of them, the last wish is dropped, and so on.
 
 Where a partner may join, the page also shows, from another real hand, the landlord who ends
 alone (:func:`alone_example`).
@@ -21,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from ddz_rules import cards
+from ddz_rules.docs import wild
 from ddz_rules.docs.book import Book
-from ddz_rules.docs.names import article, class_noun, join_words
+from ddz_rules.docs.names import article, class_noun, join_words, type_name
 from ddz_rules.docs.render import (
     JOKER_NAMES,
     TIMES,
@@ -37,6 +39,7 @@ from ddz_rules.records import read_record, replay, to_record
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.scoring import Result
 from ddz_rules.simulate import hand_seed, play_random
+from ddz_rules.wilds import wild_count
 
 #: Run seeds tried when looking for a hand that shows what the page wants.
 SEARCH = 200
@@ -97,6 +100,13 @@ def wants(book: Book, ruleset: Ruleset) -> list[Want]:
     out: list[Want] = [("a multiplier event", lambda h: bool(_result(h).events))]
     if ruleset.partner_rule != "none":
         out.append(("a partner joining the landlord", lambda h: h.partner is not None))
+    if ruleset.wild_drawn:
+        out.append(("a play holding a wild card", lambda h: bool(wild_plays(h))))
+        needing = [c.name for c in ruleset.combinations if c.needs_wilds]
+        if needing:
+            kinds = join_words([article(type_name(n, ruleset).lower()) for n in needing], "or")
+            out.append((f"a play made only with wild cards ({kinds})",
+                        lambda h: any(op.play.reading.type in needing for op in wild_plays(h))))
     added = added_events(book, ruleset)
     if added:
         names = join_words([f"`{name}`" for name in added], "or")
@@ -104,6 +114,23 @@ def wants(book: Book, ruleset: Ruleset) -> list[Want]:
                     lambda h: any(e.name in added for e in _result(h).events)))
     out.append(("at least two multiplier events", lambda h: len(_result(h).events) >= 2))
     return out
+
+
+def holds_wild(hand: Hand, op: Played) -> bool:
+    """Whether a play holds a card of the hand's wild ranks."""
+    return bool(hand.deal.wild) and wild_count(cards.unpack(op.play.key), hand.deal.wild) > 0
+
+
+def wild_plays(hand: Hand) -> list[Played]:
+    """The plays of a hand that hold a wild card, in order."""
+    return [op for op in hand.log if isinstance(op, Played) and holds_wild(hand, op)]
+
+
+def wild_play(hand: Hand, op: Played) -> wild.WildPlay:
+    """A play of the hand as the rules book shows plays with wild cards."""
+    table_ = hand.table
+    readings = wild.named(table_.readings(op.play.key, hand.deal.wild))
+    return wild.WildPlay(op.play.key, hand.deal.wild, op.play.reading, readings, table_)
 
 
 def _result(hand: Hand) -> Result:
@@ -212,7 +239,12 @@ def event_text(event: dict[str, Any], ruleset: Ruleset, hand: Hand) -> str:
     if "cards" in event:
         played = str(event["cards"])
         where = f" (seat {event['seat']} plays {card_faces(played)}"
-        kinds = {ruleset.class_of[r.type] for r in hand.table.classify(played)}
+        declared = [op.play.reading for op in hand.log if isinstance(op, Played)
+                    and op.seat == event["seat"] and op.play.cards == played
+                    and next(c.event for c in ruleset.combinations
+                             if c.name == op.play.reading.type) == event["event"]]
+        kinds = ({ruleset.class_of[declared[0].type]} if declared else
+                 {ruleset.class_of[r.type] for r in hand.table.classify(played)})
         nouns = [class_noun(k, ruleset=ruleset) for k in sorted(kinds)]
         if nouns and all(n.replace(" ", "_") != event["event"] for n in nouns):
             where += ", " + join_words([article(n) for n in nouns], "or")
@@ -303,8 +335,32 @@ def _deal(example: WorkedExample, teams: Teams) -> str:
         notes.append(f"the turned card is a {card_faces(cards.RANKS[d.turned_card])}")
     roles = ("; each seat is shown with the role it had when the hand ended"
              if teams.partner is not None else "")
-    return ("**The deal.** " + "; ".join(notes) + roles + ".\n\n"
-            + table(["Seat", "Cards dealt"], rows))
+    return ("**The deal.** " + "; ".join(notes) + roles + "." + _wild_draws(example.hand)
+            + "\n\n" + table(["Seat", "Cards dealt"], rows))
+
+
+def _wild_draws(hand: Hand) -> str:
+    """The hand's wild ranks, each with when it was drawn (``wild.drawn``), and how many wild
+    cards each seat held once the landlord had taken the kitty."""
+    ruleset, d = hand.ruleset, hand.deal
+    if not d.wild:
+        return ""
+    draws = [f"{card_faces(cards.RANKS[rank])} (drawn {wild.when_text(ruleset, when)})"
+             for rank, when in zip(d.wild, ruleset.wild_drawn, strict=True)]
+    text = (f" The wild rank{'s are' if len(draws) > 1 else ' is'} {join_words(draws)}: "
+            f"every card of {'those ranks' if len(draws) > 1 else 'that rank'} is wild "
+            f"from then on.")
+    if hand.landlord is None:
+        return text
+    held = []
+    for seat, key in enumerate(d.hands):
+        if seat == hand.landlord:
+            key += d.kitty
+        held.append(f"seat {seat} holds {wild_count(cards.unpack(key), d.wild)}")
+    never = wild_count(cards.unpack(d.undealt), d.wild)
+    return (text + " Once the landlord has taken the kitty, "
+            + join_words(held) + " of them" + (f", and {never} are never dealt" if never else "")
+            + ".")
 
 
 #: Auction words as prose; a number is a bid.
@@ -347,8 +403,11 @@ def _plays(hand: Hand, landlord: int | None, teams: Teams) -> str:
     rows: list[list[str]] = []
     for op in hand.log:
         if isinstance(op, Played):
+            action = f"{card_faces(op.play.cards)} as {code_html(op.play.reading.short())}"
+            if holds_wild(hand, op):
+                action += f" ({wild.wild_roles(hand.ruleset, wild_play(hand, op))})"
             rows.append([str(len(rows) + 1), seat_name(op.seat, landlord, teams.partner),
-                         f"{card_faces(op.play.cards)} as {code_html(op.play.reading.short())}"])
+                         action])
         elif isinstance(op, Passed):
             rows.append([str(len(rows) + 1), seat_name(op.seat, landlord, teams.partner),
                          "pass"])
@@ -358,8 +417,19 @@ def _plays(hand: Hand, landlord: int | None, teams: Teams) -> str:
                             f"{op.seat} becomes the landlord's partner")
     played = sum(1 for r in rows if r[2] != "pass")
     body = table(["#", "Seat", "Action"], rows)
-    return admonition("example", f"The play: {plural(played, 'play')} and "
-                      f"{plural(len(rows) - played, 'pass')}", body, collapsible=True)
+    shown = admonition("example", f"The play: {plural(played, 'play')} and "
+                       f"{plural(len(rows) - played, 'pass')}", body, collapsible=True)
+    with_wilds = wild_plays(hand)
+    if not hand.deal.wild:
+        return shown
+    if not with_wilds:
+        return shown + "\nNo play of this hand holds a wild card."
+    named = [f"`{hand.table.notation(op.play, hand.deal.wild)}`" for op in with_wilds]
+    one = len(with_wilds) == 1
+    return (shown + f"\n{len(with_wilds)} of the {plural(played, 'play')} "
+            f"{'holds' if one else 'hold'} a wild card. {'It was' if one else 'Each was'} played "
+            f"as the reading its player named, and the hand record keeps "
+            f"{'it' if one else 'them'} so: {join_words(named)}.")
 
 
 def _join(hand: Hand, landlord: int | None, teams: Teams) -> str:
