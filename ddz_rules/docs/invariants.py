@@ -23,6 +23,31 @@ class Invariant:
 
 INVARIANTS = (
     Invariant(
+        "Declared readings with wild cards",
+        "Under laizi and laizi-two the legal plays of a hand are exactly the (cards, reading) "
+        "pairs its card sets can make with the wild ranks of the hand; every declared reading "
+        "is a reading of the cards played; readings that differ only in their kickers are one "
+        "play; bombs compare soft < hard < four wilds < rocket; beating stays a strict partial "
+        "order; a seat sees a wild rank only once it is drawn.",
+        "A wild card is whatever its player says it is, within the rules, and nothing else: the "
+        "referee lists every choice, holds each play to the reading named, and hides the wild "
+        "rank of the hand until it is turned.",
+        "Exhaustive where the space allows: every sub-multiset of 7-card hands holding two "
+        "wilds, read afresh, against the generated plays (Hypothesis draws the hands). A 20-card "
+        "hand has up to 2^20 sub-multisets and thousands of plays, so whole hands are covered "
+        "by properties: answers against filtered leads, comparisons over every reading a "
+        "four-wild hand can lead, and whole hands replayed from their records.",
+        (("test_laizi.py",
+          "test_legal_plays_are_exactly_the_readings_of_every_card_set_the_hand_holds"),
+         ("test_laizi.py", "test_answers_are_the_legal_plays_that_beat"),
+         ("test_laizi.py", "test_comparison_stays_a_strict_partial_order_over_wild_readings"),
+         ("test_laizi.py", "test_bombs_rank_soft_hard_four_wilds_rocket"),
+         ("test_laizi.py", "test_readings_that_differ_only_in_their_kickers_are_one_play"),
+         ("test_laizi.py",
+          "test_whole_hands_conserve_cards_sum_to_zero_and_replay_with_declared_readings"),
+         ("test_laizi.py", "test_the_wild_rank_is_public_only_once_drawn"),
+         ("test_laizi.py", "test_a_declared_reading_the_cards_cannot_make_is_an_illegal_action"))),
+    Invariant(
         "Unique reading",
         "Where a ruleset claims `readings.settlement: unique`, every legal play has exactly "
         "one reading: one type, one chain length, one body rank. Where a ruleset declares "

@@ -1284,8 +1284,8 @@ def two_readings_md(book: Book, ruleset: Ruleset) -> str:
              f"({term('declared reading', 'declared-reading')}): "
              f"{join_words(names, 'or')}."]
     short = [f"`{play.cards}@{r.type}`" for r in play.readings
-             if table_.play(f"{play.cards}@{r.type}", play.wild).reading.short() == r.short()
-             and sum(1 for o in play.readings if o.type == r.type) == 1]
+             if sum(1 for o in play.readings if o.type == r.type) == 1
+             and table_.play(f"{play.cards}@{r.type}", play.wild).reading.short() == r.short()]
     if short:
         parts[-1] += (f" A shorter name is enough where it fits one reading only: "
                       f"{join_words(short, 'or')}.")

@@ -416,10 +416,13 @@ def two_readings(book: Book, ruleset: Ruleset) -> WildPlay | None:
         if ctype.needs_wilds:
             candidates += type_examples(book, ruleset, ctype, stated)
     needing = {c.name for c in ruleset.combinations if c.needs_wilds}
-    for play in candidates:
-        if len(play.readings) > 1:
-            first = next((r for r in play.readings if r.type in needing), play.readings[0])
-            return _as(play, first)
+    several = [p for p in candidates if len(p.readings) > 1]
+    # best: a card set one of whose readings needs wild cards (a soft bomb), and few readings
+    several.sort(key=lambda p: (not any(r.type in needing for r in p.readings),
+                                len(p.readings)))
+    for play in several:
+        first = next((r for r in play.readings if r.type in needing), play.readings[0])
+        return _as(play, first)
     return None
 
 
