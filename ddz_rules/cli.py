@@ -800,7 +800,9 @@ class _progress:
                             total_time=f"about {_duration(whole)} in all")
         if self.announce and not self.estimated and whole > self.LONG and done < total:
             self.estimated = True
-            message = (f"ddz: {per_hand:.2f} s a {self.unit[:-1]} so far: the "
+            one = self.unit.removesuffix("es") if self.unit.endswith("ches") else \
+                self.unit.removesuffix("s")
+            message = (f"ddz: {per_hand:.2f} s a {one} so far: the "
                        f"{total - self.start[0]} {self.unit} to play will take about "
                        f"{_duration(whole)} in all")
             if self.bar is not None:

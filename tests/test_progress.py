@@ -33,6 +33,17 @@ def test_a_long_run_is_announced_once_with_its_estimated_time(
                    "in all"]
 
 
+def test_a_long_run_of_matches_is_announced_in_the_singular_of_its_unit(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    clock = _Clock()
+    monkeypatch.setattr(cli.time, "monotonic", clock)
+    with cli._progress(True, "matches") as tick:
+        tick(0, 20)
+        clock.now += 9.0
+        tick(1, 20)
+    assert capsys.readouterr().err.startswith("ddz: 9.00 s a match so far: the 20 matches")
+
+
 def test_a_short_run_or_no_progress_prints_nothing(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     clock = _Clock()
