@@ -475,17 +475,22 @@ def _rank_field(ruleset: Ruleset, record: dict[str, Any], field: str, where: str
             raise RecordError(f"{where}: field {field}: this ruleset needs the rank of the "
                               f"{what}, one card")
         return None
+    rank = _one_rank(ruleset, value, field, where, f"the {what} is one card, its rank")
+    if not needed:
+        raise RecordError(f"{where}: field {field}: {ruleset.id} has no {what} (its "
+                          f"auction.first_bidder is {ruleset.first_bidder}); leave the field "
+                          "out or null")
+    return rank
+
+
+def _one_rank(ruleset: Ruleset, value: str, field: str, where: str, expected: str) -> int:
+    """The rank of a record field that names one card of the deck, or one line naming it."""
     try:
         ranks = ruleset.parse_cards(value)
     except DdzError as exc:
         raise RecordError(f"{where}: field {field}: {exc}") from None
     if len(ranks) != 1:
-        raise RecordError(f"{where}: field {field}: {len(ranks)} cards; the {what} is one "
-                          "card, its rank")
-    if not needed:
-        raise RecordError(f"{where}: field {field}: {ruleset.id} has no {what} (its "
-                          f"auction.first_bidder is {ruleset.first_bidder}); leave the field "
-                          "out or null")
+        raise RecordError(f"{where}: field {field}: {len(ranks)} cards; {expected}")
     return ranks[0]
 
 
@@ -501,14 +506,9 @@ def partner_call(ruleset: Ruleset, record: dict[str, Any], where: str) -> str | 
                           f"(teams.partner: {ruleset.partner_rule}); leave the field out or null")
     if value == ALONE:
         return ALONE
-    try:
-        ranks = ruleset.parse_cards(value)
-    except DdzError as exc:
-        raise RecordError(f"{where}: field partner_call: {exc}") from None
-    if len(ranks) != 1:
-        raise RecordError(f"{where}: field partner_call: {len(ranks)} cards; the call is one "
-                          "rank, such as A or R, or 'alone'")
-    return CALL + cards.RANKS[ranks[0]]
+    rank = _one_rank(ruleset, value, "partner_call", where,
+                     "the call is one rank, such as A or R, or 'alone'")
+    return CALL + cards.RANKS[rank]
 
 
 def ruleset_of(record: dict[str, Any], where: str = "record") -> Ruleset:

@@ -25,6 +25,12 @@ SAMPLE_HANDS = 200
 DEFAULT = "(default)"
 
 
+def _heading(ruleset: Ruleset) -> dict[str, Any]:
+    """What every ``ddz check`` report starts with: the ruleset, its deck and its claim."""
+    return {"ruleset": ruleset.id, "title": ruleset.title, "settlement": ruleset.settlement,
+            "players": ruleset.players, "deck": ruleset.deck_size, "undealt": ruleset.undealt}
+
+
 def check_report(ruleset: Ruleset) -> dict[str, Any]:
     """What ``ddz check`` reports for one ruleset.
 
@@ -42,12 +48,7 @@ def check_report(ruleset: Ruleset) -> dict[str, Any]:
         return sampled_report(table)
     ambiguous = table.ambiguous()
     return {
-        "ruleset": ruleset.id,
-        "title": ruleset.title,
-        "settlement": ruleset.settlement,
-        "players": ruleset.players,
-        "deck": ruleset.deck_size,
-        "undealt": ruleset.undealt,
+        **_heading(ruleset),
         "enumerated": True,
         "plays": len(table),
         "by_type": table.by_type(),
@@ -93,12 +94,7 @@ def sampled_report(table: PlayTable, plays: int | None = None,
     counts = [table.size_estimate(cards.pack_ranks(rng.sample(deck, size)))
               for _ in range(hands)]
     return {
-        "ruleset": ruleset.id,
-        "title": ruleset.title,
-        "settlement": ruleset.settlement,
-        "players": ruleset.players,
-        "deck": ruleset.deck_size,
-        "undealt": ruleset.undealt,
+        **_heading(ruleset),
         "enumerated": False,
         "limit": MAX_READINGS,
         "readings": table.size_estimate(),

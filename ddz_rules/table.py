@@ -777,29 +777,8 @@ def _collect(runs: Runs, bound: int, top: int, out: list[Play]) -> None:
 
 def _add_kickers(body: _Body, bound: int, out: list[Play]) -> None:
     """Append the plays of one body with every allowed set of kickers from ``bound``."""
-    rest = bound - body.key
-    bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
     cache = body.plays
-    if body.n_units == 1:
-        for rank, by_avail in body.options:
-            fits = by_avail[(rest >> (bits * rank)) & mask]
-            if fits:
-                kick_key = fits[0][1]
-                play = cache.get(kick_key, _UNSEEN)
-                if play is _UNSEEN:
-                    play = _kicker_play(body, kick_key)
-                if play is not None:
-                    out.append(play)  # type: ignore[arg-type]
-        return
-    options = []
-    for rank, by_avail in body.options:
-        fits = by_avail[(rest >> (bits * rank)) & mask]
-        if fits:
-            options.append((rank, fits))
-    for picked in _multisets(options, body.n_units):
-        kick_key = 0
-        for _, step in picked:
-            kick_key += step
+    for kick_key in _kicker_keys(body, bound - body.key):
         play = cache.get(kick_key, _UNSEEN)
         if play is _UNSEEN:
             play = _kicker_play(body, kick_key)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -33,3 +34,26 @@ def table(request: pytest.FixtureRequest) -> PlayTable:
 
 def table_of(ruleset_id: str) -> PlayTable:
     return compile_table(load(ruleset_id))
+
+
+def local_cluster(**options: Any) -> Any:
+    """An in-process Dask ``LocalCluster`` for the tests that run on one.
+
+    Earlier tests leave threads behind on purpose: a client connecting to a silent server or
+    to no server at all cannot be cancelled, so ``ddz_rules.compare.executors.connect`` gives
+    up on it and lets its daemon thread run out. While such threads still run, a new cluster's
+    event-loop thread can miss distributed's fixed ten-second start (``LoopRunner`` raises a
+    bare AssertionError). This waits, boundedly, for them to end, and tries a cluster whose
+    loop did not start once more: the cluster is the tests' machinery, not what they test.
+    """
+    import threading
+
+    import distributed
+
+    for thread in threading.enumerate():
+        if thread.name == "ddz-dask-connect":
+            thread.join(20)
+    try:
+        return distributed.LocalCluster(dashboard_address=None, processes=False, **options)
+    except AssertionError:  # the loop thread missed its start; the cause is gone or not
+        return distributed.LocalCluster(dashboard_address=None, processes=False, **options)

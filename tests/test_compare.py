@@ -22,7 +22,7 @@ from ddz_rules.compare.stats import (
 )
 from ddz_rules.records import read_record, replay
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, local_cluster
 
 HAND_MADE = json.loads((FIXTURES / "traces" / "hand-made.json").read_text())
 
@@ -77,9 +77,7 @@ def test_one_worker_two_processes_and_dask_give_the_same_results() -> None:
     one = execute(_spec())
     two = execute(_spec(), workers=2)
     assert one == two
-    import distributed
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+    with local_cluster(n_workers=1, threads_per_worker=1) as cluster:
         assert execute(_spec(), scheduler=cluster.scheduler_address) == one
 
 
@@ -167,7 +165,7 @@ def _summary(*rulesets: str, hands: int = 40) -> dict[str, object]:
 
 def test_every_interval_stays_inside_its_measures_range() -> None:
     summary = _summary("classic", "two-player", hands=120)
-    for entry in summary["rulesets"].values():  # type: ignore[attr-defined]
+    for entry in summary["rulesets"].values():
         for m in MEASURES:
             if m.key not in entry:
                 continue

@@ -28,7 +28,7 @@ from ddz_rules.compare.run import RunSpec, execute
 from ddz_rules.compare.runner import Task, play_batch, play_task
 from ddz_rules.errors import DdzError, UsageError
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, local_cluster
 
 HOSTILE = FIXTURES / "hostile" / "compare"
 IMPOSTOR = str(HOSTILE / "classic-impostor.yaml")
@@ -307,12 +307,9 @@ def test_a_server_that_is_no_scheduler_gives_one_line_not_a_hang(
 def test_a_cluster_with_no_worker_ends_the_run_with_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    import distributed
-
     monkeypatch.setattr(executors, "NO_WORKER_SECONDS", 1.0)
     monkeypatch.setattr(executors, "POLL_SECONDS", 0.2)
-    with distributed.LocalCluster(n_workers=0, processes=False,
-                                  dashboard_address=None) as cluster:
+    with local_cluster(n_workers=0) as cluster:
         code = main(_compare("classic", "--hands", "3", "--scheduler",
                              cluster.scheduler_address, "--out", str(tmp_path / "r.jsonl")))
     assert code == 2

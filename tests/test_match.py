@@ -17,7 +17,7 @@ from ddz_rules.compare.matches import MatchSpec, MatchTask, execute_matches, pla
 from ddz_rules.match import MatchState, side_winners
 from ddz_rules.records import read_record, replay_match
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, local_cluster
 
 VARIANTS = FIXTURES / "variants"
 BEST_OF = str(VARIANTS / "match-best-of-3.yaml")
@@ -304,10 +304,7 @@ def test_comparison_hands_follow_the_rotation_rule_when_a_deal_is_thrown_in(
 
 
 def test_matches_on_a_dask_cluster_equal_matches_here() -> None:
-    import distributed
-
     spec = MatchSpec("classic", ("medium", "standard", "random"), 9, 4)
     here = execute_matches(spec)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+    with local_cluster(n_workers=1, threads_per_worker=1) as cluster:
         assert execute_matches(spec, scheduler=cluster.scheduler_address) == here
