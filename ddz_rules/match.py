@@ -86,7 +86,8 @@ class MatchState:
     def counted(self) -> int:
         return sum(1 for h in self.hands if h.counted)
 
-    def _leaders(self) -> tuple[int, ...]:
+    def leaders(self) -> tuple[int, ...]:
+        """The seats at the top so far, by what ranks the match (:func:`ranked_by`)."""
         key = getattr(self, ranked_by(self.ruleset))
         top = max(key)
         return tuple(s for s in range(self.players) if key[s] == top)
@@ -110,7 +111,7 @@ class MatchState:
         seat leads alone or ``match.hands`` extra hands have been played."""
         if not self.regular_over:
             return False
-        if self.ruleset.match.ties == "play_on" and len(self._leaders()) > 1:
+        if self.ruleset.match.ties == "play_on" and len(self.leaders()) > 1:
             return self.counted >= 2 * self.ruleset.match.hands
         return True
 
@@ -132,7 +133,7 @@ class MatchState:
         """The result of the finished match."""
         if not self.over:
             raise ValueError("the match is not over")
-        leaders = self._leaders()
+        leaders = self.leaders()
         return Outcome(self.totals, self.hands_won, leaders, len(leaders) > 1, self.counted,
                        None if len(leaders) > 1 else self._decided_at(leaders[0]))
 
@@ -160,6 +161,12 @@ def ranked_by(ruleset: Ruleset) -> str:
     """What ranks the seats of a match (``match.length``): ``hands_won`` in a best-of match,
     ``totals`` otherwise; the name of the :class:`MatchState` (and match row) field."""
     return "hands_won" if ruleset.match.length == "best_of" else "totals"
+
+
+def first_dealer(ruleset: Ruleset, index: int) -> int:
+    """Who deals the first hand of match number ``index`` of a series: the seats take turns,
+    match after match, so that no seat deals first more often than another."""
+    return index % ruleset.players
 
 
 def next_dealer(ruleset: Ruleset, dealer: int, thrown_in: bool) -> int:

@@ -45,7 +45,7 @@ from ddz_rules.game import (
     first_bidder,
 )
 from ddz_rules.inputs import read_bounded, resolve_beside, strict_validator
-from ddz_rules.match import MatchState, Outcome, side_winners
+from ddz_rules.match import MatchState, Outcome, first_dealer, side_winners
 from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
 
 MAX_RECORD_BYTES = 1024 * 1024
@@ -613,7 +613,7 @@ def replay_match(record: dict[str, Any], where: str = "record") -> MatchReplay:
     stated totals, winners and tie are the ones the hands give."""
     check_shape(record, where)
     ruleset = ruleset_of(record, where)
-    state = MatchState(ruleset, first_dealer=record.get("index", 0) % ruleset.players)
+    state = MatchState(ruleset, first_dealer=first_dealer(ruleset, record.get("index", 0)))
     for number, hand_record in enumerate(record["hands"]):
         at = f"{where}: hand {number}"
         if state.over:

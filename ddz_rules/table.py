@@ -449,15 +449,15 @@ class PlayTable:
         The inverse of :meth:`play`.
         """
         holds_wild = bool(wild) and wild_count(cards.unpack(play.key), wild) > 0
-        if holds_wild or len(_named(self.readings(play.key, wild))) > 1:
+        if holds_wild or len(self.readings(play.key, wild)) > 1:
             return f"{play.cards}@{play.reading.short()}"
         return play.cards
 
     def play(self, text: str, wild: Wild = ()) -> Play:
         """A play from text: ``CARDS``, or ``CARDS@type[/length[/rank]]`` naming a reading.
 
-        Readings that differ only in their kickers are one reading to name (kickers never
-        count), so the first of them is taken.
+        A card set has one reading per ``type/length/rank`` (:meth:`read_wild` keeps one where
+        wild cards could carry different kickers), so naming those three names one reading.
         """
         cards_part, _, named = text.partition("@")
         key = self.key_of(cards_part)
@@ -465,20 +465,19 @@ class PlayTable:
         if not readings:
             raise IllegalPlayError(f"{cards.key_text(key) or 'no cards'} is not a legal play under "
                                    f"{self.ruleset.id}: {self.explain(key, wild)}")
-        distinct = _named(readings)
         if named:
-            chosen = [r for r in distinct
+            chosen = [r for r in readings
                       if r.short() == named or r.short().startswith(named + "/")]
             if len(chosen) != 1:
-                options = ", ".join(self.notation(Play(key, r), wild) for r in distinct)
+                options = ", ".join(self.notation(Play(key, r), wild) for r in readings)
                 raise UsageError(f"reading {named!r} does not name one reading of "
                                  f"{cards.key_text(key)}; its readings: {options}")
             return Play(key, chosen[0])
-        if len(distinct) > 1:
-            options = ", ".join(self.notation(Play(key, r), wild) for r in distinct)
-            raise UsageError(f"{cards.key_text(key)} reads {len(distinct)} ways under "
+        if len(readings) > 1:
+            options = ", ".join(self.notation(Play(key, r), wild) for r in readings)
+            raise UsageError(f"{cards.key_text(key)} reads {len(readings)} ways under "
                              f"{self.ruleset.id}; name one: {options}")
-        return Play(key, distinct[0])
+        return Play(key, readings[0])
 
     # ------------------------------------------------------------------ explain
 
@@ -486,7 +485,7 @@ class PlayTable:
         """Why a card set is, or is not, a legal play: names the rule at fault."""
         readings = self.readings(key, wild)
         if readings:
-            return "legal: " + ", ".join(r.short() for r in _named(readings))
+            return "legal: " + ", ".join(r.short() for r in readings)
         if wild and wild_count(cards.unpack(key), wild):
             held = "".join(RANKS[r] for r in wild if cards.unpack(key)[r])
             return (f"no combination type of {self.ruleset.id} can be made of these "

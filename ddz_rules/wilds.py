@@ -79,11 +79,9 @@ def body_fills(chain: Sequence[int], width: int, have: Sequence[int], wild: Sequ
             continue
         if rule == "some" and not 0 < holes < size:
             continue
-        if size == 1 and holes and not (chain[0] in wild and have[chain[0]]):
-            continue  # a wild alone is its own rank
         for used in _wild_choices(have, wild, holes):
             if size == 1 and holes and used != 1 << (bits * chain[0]):
-                continue
+                continue  # a wild alone is its own rank
             if any(r not in stands_for for r in chain if r in wild) and not _own(
                     used, chain, width, wild):
                 continue

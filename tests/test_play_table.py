@@ -164,3 +164,11 @@ def test_the_no_kitty_table_is_its_base_table_cut_to_an_18_card_hand() -> None:
     assert no_kitty.ruleset.max_hand == 18
     assert set(no_kitty) == {k for k in base if cards.size(k) <= 18}
     assert set(table_of("happy")) == set(base)  # bonuses change scores, never plays
+
+
+def test_a_card_set_reads_each_type_length_and_rank_once(table: PlayTable) -> None:
+    """Naming type/length/rank names one reading (``PlayTable.play``): a natural card set has
+    one body per type, chain length and top rank, so its kickers are what is left over."""
+    for key in table:
+        readings = table.readings(key)
+        assert len({r.short() for r in readings}) == len(readings), key

@@ -24,7 +24,7 @@ from ddz_rules.compare.runner import bot_for, check_bots, loaded
 from ddz_rules.compare.stats import mean_interval, proportion_interval
 from ddz_rules.errors import UsageError
 from ddz_rules.game import Hand
-from ddz_rules.match import MAX_REDEALS, MatchState, side_winners
+from ddz_rules.match import MAX_REDEALS, MatchState, first_dealer, side_winners
 from ddz_rules.records import to_record
 
 #: Most matches in one run (each result is kept for the summary).
@@ -79,7 +79,7 @@ def play_match(task: MatchTask, records: bool = False) -> dict[str, Any]:
     """Play one match and return its result row (with every hand's record if ``records``)."""
     ruleset = loaded(task.ruleset, task.digest)
     bots = [bot_for(task.ruleset, level, task.digest) for level in task.seats]
-    state = MatchState(ruleset, first_dealer=task.index % ruleset.players)
+    state = MatchState(ruleset, first_dealer=first_dealer(ruleset, task.index))
     written: list[dict[str, Any]] = []
     deal = thrown_in = 0
     while not state.over:

@@ -28,7 +28,14 @@ from typing import Any
 from ddz_rules.compare.matches import match_deal_seed
 from ddz_rules.errors import UsageError
 from ddz_rules.game import Hand
-from ddz_rules.match import MAX_REDEALS, MatchHand, MatchState, ranked_by, side_winners
+from ddz_rules.match import (
+    MAX_REDEALS,
+    MatchHand,
+    MatchState,
+    first_dealer,
+    ranked_by,
+    side_winners,
+)
 from ddz_rules.play.session import (
     MAX_SEED,
     Session,
@@ -103,7 +110,7 @@ class MatchSession:
         self.index = index
         self.save_path = save
         self._autoplay = autoplay
-        self.state = MatchState(ruleset, first_dealer=index % ruleset.players)
+        self.state = MatchState(ruleset, first_dealer=first_dealer(ruleset, index))
         #: The hand records of the deals played out, in order.
         self.finished: list[dict[str, Any]] = []
         self._ruleset_name: str | None = None
@@ -222,8 +229,7 @@ class MatchSession:
             o = state.outcome()
             return Standing(o.totals, o.hands_won, o.winners, o.tie, True, o.counted,
                             o.decided_at)
-        key: tuple[int, ...] = getattr(state, ranked_by(self.ruleset))
-        leaders = tuple(s for s in range(self.ruleset.players) if key[s] == max(key))
+        leaders = state.leaders()
         return Standing(state.totals, state.hands_won, leaders, len(leaders) > 1, False,
                         state.counted, None)
 

@@ -52,7 +52,7 @@ from ddz_rules.records import (
     write_whole,
 )
 from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
-from ddz_rules.table import Play, Reading, beats_reason
+from ddz_rules.table import Play, beats_reason
 
 #: The longest text the prompt takes (a play is at most 20 cards and a reading).
 MAX_INPUT = 200
@@ -234,16 +234,6 @@ def stand_ins(ruleset: Ruleset, play: Play, wild: tuple[int, ...]) -> str:
     if holes:
         return f"wild{'s' if len(holes) > 1 else ''} for {cards.key_text(cards.pack_ranks(holes))}"
     return "wilds as their own rank" if held > 1 else "wild as its own rank"
-
-
-def named_readings(readings: tuple[Reading, ...]) -> list[Reading]:
-    """One reading per ``type/length/rank`` (the first), in order: what a player names. Wild
-    cards may make readings that differ only in their kickers (558T, with 5 and 8 wild, is a
-    trio of 10s carrying the 5 or the 8); kickers never count, so they are one reading."""
-    seen: dict[str, Reading] = {}
-    for reading in readings:
-        seen.setdefault(reading.short(), reading)
-    return list(seen.values())
 
 
 def join_index(view: View) -> int | None:
@@ -535,7 +525,7 @@ class Session:
             except DdzError as exc:
                 return Outcome(False, f"refused: {exc}")
         else:
-            candidates = named_readings(readings)
+            candidates = list(readings)
         to_beat = hand.to_beat
         if to_beat is not None:
             winners = [r for r in candidates if r.beats(to_beat.reading)]
