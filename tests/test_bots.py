@@ -12,7 +12,6 @@ from ddz_rules import cards, load
 from ddz_rules.bots import LEVELS, make_bot
 from ddz_rules.bots.base import distance, keeps_out
 from ddz_rules.bots.extreme import ExtremeBot
-from ddz_rules.bots.medium import MediumBot
 from ddz_rules.bots.worlds import replayed, sample_deal
 from ddz_rules.errors import UsageError
 from ddz_rules.game import PASS, Hand, Phase
@@ -92,9 +91,10 @@ def test_a_bots_choice_does_not_depend_on_cards_it_cannot_see(level: str, rulese
     assert bot.choose(view, random.Random(7)) == bot.choose(other.view(seat), random.Random(7))
 
 
-def _medium_decisions(ruleset_id: str, hands: int):  # type: ignore[no-untyped-def]
+def _decisions(ruleset_id: str, hands: int, level: str = "medium"):  # type: ignore[no-untyped-def]
+    """Every (view, choice) of ``hands`` seeded hands played by ``level`` in every seat."""
     ruleset = load(ruleset_id)
-    bot = MediumBot(ruleset)
+    bot = make_bot(level, ruleset)
     for seed in range(hands):
         hand = Hand.new(ruleset, seed)
         rng = random.Random(seed)
@@ -113,7 +113,7 @@ def test_medium_never_overtakes_its_partner_unless_it_goes_out(ruleset_id: str, 
     """With four players a teammate is one of the other peasants, or for the landlord and the
     seat that joined him, each other."""
     checked = 0
-    for view, choice in _medium_decisions(ruleset_id, hands):
+    for view, choice in _decisions(ruleset_id, hands):
         if view.phase is Phase.PLAY and view.to_beat is not None \
                 and view.to_beat_seat in view.teammates:
             checked += 1
@@ -128,26 +128,17 @@ def test_a_peasant_keeps_out_of_the_landlords_side_while_it_can(level: str) -> N
     """teams.partner: a play holding the called rank makes its player the landlord's partner;
     while the peasants lead the race the bots make one only when every other choice is gone
     (or, for medium, to go out)."""
-    ruleset = load("four-player")
-    bot = make_bot(level, ruleset)
     checked = 0
-    for seed in range(30):
-        hand = Hand.new(ruleset, seed)
-        rng = random.Random(seed)
-        while hand.result is None:
-            assert hand.to_act is not None
-            view = hand.view(hand.to_act)
-            choice = bot.choose(view, rng)
-            if view.phase is Phase.PLAY and keeps_out(view):
-                assert view.called is not None
-                staying = [a for a in view.legal if isinstance(a, str)
-                           or not cards.unpack(a.key)[view.called]]
-                if staying:
-                    checked += 1
-                    goes_out = not isinstance(choice, str) and cards.size(choice.key) == \
-                        view.hand_sizes[view.seat]
-                    assert choice in staying or (level == "medium" and goes_out)
-            hand.apply(choice)
+    for view, choice in _decisions("four-player", 30, level):
+        if view.phase is Phase.PLAY and keeps_out(view):
+            assert view.called is not None
+            staying = [a for a in view.legal if isinstance(a, str)
+                       or not cards.unpack(a.key)[view.called]]
+            if staying:
+                checked += 1
+                goes_out = not isinstance(choice, str) and cards.size(choice.key) == \
+                    view.hand_sizes[view.seat]
+                assert choice in staying or (level == "medium" and goes_out)
     assert checked > 50
 
 
@@ -175,7 +166,7 @@ def test_the_landlord_calls_the_control_rank_he_holds_fewest_of() -> None:
 def test_medium_takes_a_play_that_reaches_its_goal() -> None:
     checked = 0
     for ruleset_id in ("classic", "two-player"):
-        for view, choice in _medium_decisions(ruleset_id, 40):
+        for view, choice in _decisions(ruleset_id, 40):
             if view.phase is not Phase.PLAY:
                 continue
             goal = view.goal(view.seat)
@@ -189,7 +180,7 @@ def test_medium_takes_a_play_that_reaches_its_goal() -> None:
 
 def test_medium_leads_a_single_to_a_partner_with_one_card_left() -> None:
     checked = 0
-    for view, choice in _medium_decisions("classic", 80):
+    for view, choice in _decisions("classic", 80):
         partner = view.partner
         if (view.phase is Phase.PLAY and view.to_beat is None and partner is not None
                 and distance(view, partner) == 1):
@@ -207,21 +198,12 @@ def test_standard_keeps_its_wild_cards_while_a_play_without_them_will_do() -> No
     """laizi: standard leads and answers with plays holding no wild card whenever it can."""
     from ddz_rules.bots.base import wild_cards
 
-    ruleset = load("laizi")
-    bot = make_bot("standard", ruleset)
     checked = 0
-    for seed in range(30):
-        hand = Hand.new(ruleset, seed)
-        rng = random.Random(seed)
-        while hand.result is None:
-            assert hand.to_act is not None
-            view = hand.view(hand.to_act)
-            choice = bot.choose(view, rng)
-            if view.phase is Phase.PLAY and not isinstance(choice, str) and view.wild:
-                plain = [p for p in view.legal if not isinstance(p, str)
-                         and p.reading.level == choice.reading.level]
-                if any(wild_cards(view, p.key) == 0 for p in plain):
-                    checked += 1
-                    assert wild_cards(view, choice.key) == 0
-            hand.apply(choice)
+    for view, choice in _decisions("laizi", 30, "standard"):
+        if view.phase is Phase.PLAY and not isinstance(choice, str) and view.wild:
+            plain = [p for p in view.legal if not isinstance(p, str)
+                     and p.reading.level == choice.reading.level]
+            if any(wild_cards(view, p.key) == 0 for p in plain):
+                checked += 1
+                assert wild_cards(view, choice.key) == 0
     assert checked > 100
