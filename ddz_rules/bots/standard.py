@@ -1,5 +1,11 @@
 """Sensible rules of thumb: bid on control cards, lead low, answer with the smallest play that
-beats, and keep bombs unless an opponent is about to go out."""
+beats, and keep bombs unless an opponent is about to go out.
+
+Leading low means leading the lowest card held, in the play that sheds the most cards with it:
+with ``3456789TJQKA`` in hand that is the whole chain, not the lone 3. Keeping bombs means
+never spending one as a plain play: four 3s are not led as a four-with-two, and neither joker
+of a rocket is played alone, while a play that leaves every bomb whole will do.
+"""
 
 from __future__ import annotations
 
@@ -17,12 +23,39 @@ from ddz_rules.bots.base import (
     plays_of,
     wild_cards,
 )
+from ddz_rules.cards import BIG_JOKER, SMALL_JOKER
 from ddz_rules.game import PASS, Action, Phase, View
+from ddz_rules.table import Play
 
 #: Control points needed to bid 1, 2, 3 (or to call, then to rob or grab).
 BID_AT = (5.0, 8.0, 11.0)
 #: An opponent this close to its goal is worth a bomb.
 BOMB_WHEN_OPPONENT_WITHIN = 4
+
+
+def bomb_ranks(hand: int) -> frozenset[int]:
+    """The ranks of the bombs a hand holds: four or more of a rank, and both jokers (the
+    rocket) where it holds them."""
+    counts = cards.unpack(hand)
+    ranks = {r for r in range(SMALL_JOKER) if counts[r] >= 4}
+    if counts[SMALL_JOKER] and counts[BIG_JOKER]:
+        ranks |= {SMALL_JOKER, BIG_JOKER}
+    return frozenset(ranks)
+
+
+def breaks(play: Play, bombs: frozenset[int]) -> bool:
+    """Whether a plain play spends cards of a bomb (its four 3s as a four-with-two, one joker
+    of the rocket): such a play breaks the bomb up."""
+    if play.reading.level > 0:
+        return False
+    counts = cards.unpack(play.key)
+    return any(counts[r] for r in bombs)
+
+
+def lowest(play: Play) -> int:
+    """The lowest rank among a play's cards, kickers included."""
+    counts = cards.unpack(play.key)
+    return next(r for r, n in enumerate(counts) if n)
 
 
 class StandardBot(Bot):
@@ -43,14 +76,17 @@ class StandardBot(Bot):
             plays = staying
         if not plays:
             return PASS
+        bombs = bomb_ranks(view.hand)
         plain = [p for p in plays if p.reading.level == 0]
         if view.to_beat is None:
             pool = plain or plays
-            return min(pool, key=lambda p: (wild_cards(view, p.key), p.reading.rank_index,
+            return min(pool, key=lambda p: (wild_cards(view, p.key), breaks(p, bombs), lowest(p),
                                             -cards.size(p.key), p.reading.kicker_key))
-        if plain:
-            return min(plain, key=lambda p: (wild_cards(view, p.key), p.reading.rank_index,
+        whole = [p for p in plain if not breaks(p, bombs)]
+        if whole:
+            return min(whole, key=lambda p: (wild_cards(view, p.key), p.reading.rank_index,
                                              cards.size(p.key)))
         if any(distance(view, s) <= BOMB_WHEN_OPPONENT_WITHIN for s in opponents(view)):
-            return min(plays, key=lambda p: (p.reading.level, p.reading.rank_index))
+            return min(plays, key=lambda p: (p.reading.level == 0, p.reading.level,
+                                             p.reading.rank_index))
         return PASS
