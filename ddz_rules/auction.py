@@ -3,7 +3,8 @@
 Each family is chosen by ``auction.family`` in the ruleset and implemented once here. An
 auction takes words (``pass``, ``1``..``3``, ``call``, ``no-call``, ``rob``, ``no-rob``,
 ``grab``, ``no-grab``), says whose turn it is and which words are legal, and when it is over
-names the landlord (or none, for a redeal), the winning bid, and the robs or grabs made.
+names the landlord (or none, for a redeal), the winning bid, and the robs or grabs made. The
+family ``none`` takes no word at all: it is over as soon as it starts (:class:`NoAuction`).
 
 >>> auction = new_auction(load("classic"), first=1)
 >>> for word in ["1", "pass", "3"]:
@@ -56,7 +57,7 @@ class Auction:
     def apply(self, word: str) -> None:
         """Say ``word`` for the player to act; refuse it, changing nothing, if illegal."""
         if self.done:
-            raise IllegalActionError("the auction is over")
+            raise IllegalActionError(self.refusal(word))
         legal = self.legal()
         if word not in legal:
             raise IllegalActionError(
@@ -66,6 +67,10 @@ class Auction:
 
     def _step(self, word: str) -> None:
         raise NotImplementedError
+
+    def refusal(self, word: str) -> str:
+        """Why ``word`` is refused once the auction is over: one line."""
+        return f"the auction is already over; {word!r} is one auction word too many"
 
     def _finish(self, outcome: AuctionOutcome) -> None:
         """End the auction. Where nobody bid or called, ``auction.all_pass`` decides."""
@@ -255,6 +260,34 @@ class CallGrab(_Calling):
         self.to_act = self.waiting.pop(0)
 
 
+@dataclass
+class NoAuction(Auction):
+    """No auction (``auction.family: none``, as RLCard and DouZero play): the first bidder is
+    the landlord at once, at the bid ``auction.fixed_bid``; nobody says a word.
+
+    >>> auction = new_auction(load("rlcard"), first=2)
+    >>> auction.done, auction.legal(), auction.outcome()
+    (True, [], AuctionOutcome(landlord=2, bid=1, robs=0, grabs=0))
+    """
+
+    bid: int = 1
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._finish(AuctionOutcome(self.first, self.bid))
+
+    def legal(self) -> list[str]:
+        return []
+
+    def refusal(self, word: str) -> str:
+        return (f"there is no auction (auction.family: none): the deal made seat {self.first} "
+                f"the landlord at a bid of {self.bid}, so no auction word is said, {word!r} "
+                "included")
+
+    def _step(self, word: str) -> None:  # pragma: no cover - apply refuses every word first
+        raise IllegalActionError(self.refusal(word))
+
+
 def new_auction(ruleset: Ruleset, first: int) -> Auction:
     """The auction a ruleset's ``auction.family`` names, with the first bidder to speak."""
     on_all_pass = ruleset.all_pass == "first_bidder_landlord"
@@ -270,4 +303,7 @@ def new_auction(ruleset: Ruleset, first: int) -> Auction:
         return CallRob(**common, max_robs=ruleset.max_robs)  # type: ignore[arg-type]
     if family == "call_grab":
         return CallGrab(**common, max_grabs=ruleset.max_grabs)  # type: ignore[arg-type]
+    if family == "none":
+        assert ruleset.fixed_bid is not None  # the ruleset's loading requires it
+        return NoAuction(**common, bid=ruleset.fixed_bid)  # type: ignore[arg-type]
     raise ValueError(f"unknown auction family {family!r}")  # the schema forbids it

@@ -287,6 +287,8 @@ class Hand:
         self.called: int | None = None
         self.partner: int | None = None
         self.partner_call: str | None = None
+        if self.auction.done:  # auction.family none: the deal names the landlord
+            self._end_auction()
 
     def clone(self) -> Hand:
         """An independent copy of this hand in its current state (for search)."""

@@ -3,7 +3,8 @@
 The format is documented by ``schema/record.schema.json``. Replaying rebuilds the deal from
 the record, checks that it adds up to the ruleset's deck and that the first bidder follows the
 ruleset's rule, then applies every action in order; the first illegal one is reported with
-its index and a one-line reason.
+its index and a one-line reason. Where the ruleset has no auction (``auction.family: none``)
+the record's auction is empty, and any word in it is refused so.
 
 A record is user input, often received from someone else, so reading one trusts nothing: the
 file is read by kind and size (:func:`~ddz_rules.inputs.read_bounded`), must be UTF-8, may not
@@ -558,8 +559,7 @@ def replay(record: dict[str, Any], where: str = "record") -> Replay:
         in_auction = index < n_auction
         try:
             if in_auction and hand.phase is not Phase.AUCTION:
-                raise IllegalActionError(f"the auction is already over; {action!r} is one "
-                                         "auction word too many")
+                raise IllegalActionError(hand.auction.refusal(action))
             if not in_auction and hand.phase is Phase.AUCTION:
                 raise IllegalActionError("a play before the auction is over")
             if hand.phase is Phase.CALL:

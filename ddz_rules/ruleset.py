@@ -34,7 +34,23 @@ FAMILY_KEYS = {
     "open_until_passed": ("bids",),
     "call_rob": ("max_robs",),
     "call_grab": ("max_grabs",),
+    "none": ("fixed_bid",),
 }
+
+
+def unused_auction_points(family: str) -> set[str]:
+    """The ``auction`` points an auction family never reads, though a ruleset may inherit
+    them: the other families' parameters, and, where there is no auction (``none``), what
+    happens when everyone passes (``all_pass``), since nobody speaks.
+
+    >>> sorted(unused_auction_points("none"))
+    ['all_pass', 'bids', 'max_grabs', 'max_robs']
+    """
+    used = set(FAMILY_KEYS[family])
+    unused = {key for keys in FAMILY_KEYS.values() for key in keys} - used
+    return unused | ({"all_pass"} if family == "none" else set())
+
+
 #: A hand's multiplier is at most 10 to this power: scores, their means and their variances
 #: then stay finite in floating point, however many hands a comparison averages.
 MAX_MULTIPLIER_DIGITS = 100
@@ -205,6 +221,8 @@ class Ruleset:
     bids: tuple[int, ...]
     max_robs: int
     max_grabs: int
+    #: ``auction.fixed_bid``: the landlord's bid where ``auction.family`` is ``none``, else None.
+    fixed_bid: int | None
     all_pass: str
     peasant_goal: str
     base_rule: str
@@ -697,9 +715,14 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
     auction = data["auction"]
     family = auction["family"]["value"]
     for needed in FAMILY_KEYS[family]:
-        if needed not in auction:
-            raise fail(f"the {family} auction needs 'auction.{needed}'", "auction", "family",
-                       "value")
+        if auction.get(needed, {}).get("value") is None:
+            raise fail(f"auction.family {family} needs 'auction.{needed}'", "auction",
+                       "family", "value")
+    fixed_bid = auction.get("fixed_bid", {}).get("value")
+    if fixed_bid is not None and family != "none":
+        raise fail(f"a fixed bid is the bid of family none, where there is no auction; the "
+                   f"{family} auction sets the bid itself, so state null or leave it out",
+                   "auction", "fixed_bid", "value")
     if family == "call_rob" and players != 2:
         raise fail(f"the call_rob auction is for two players, not {players}",
                    "auction", "family", "value")
@@ -711,10 +734,11 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         raise fail("the advantage goal counts robs, so it needs the call_rob auction",
                    "ending", "peasant_goal", "value")
     base_rule = _value(data, "scoring", "base")
-    if auction["all_pass"]["value"] == "first_bidder_landlord" and base_rule == "bid":
+    if (auction["all_pass"]["value"] == "first_bidder_landlord" and base_rule == "bid"
+            and family != "none"):
         raise fail("when nobody bids there is no bid to be the base; use base 'one'",
                    "auction", "all_pass", "value")
-    if base_rule == "bid" and not bids:
+    if base_rule == "bid" and not bids and fixed_bid is None:
         raise fail(f"a base of 'bid' needs bids, and the {family} auction has none",
                    "scoring", "base", "value")
     multipliers = _value(data, "scoring", "multipliers")
@@ -775,7 +799,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         switched_off=tuple(switched_off),
         kitty_shown=_value(data, "deal", "kitty_shown"),
         first_bidder=auction["first_bidder"]["value"], auction_family=family, bids=bids,
-        max_robs=max_robs, max_grabs=max_grabs,
+        max_robs=max_robs, max_grabs=max_grabs, fixed_bid=fixed_bid,
         all_pass=auction["all_pass"]["value"], peasant_goal=peasant_goal,
         base_rule=base_rule, multipliers=tuple(multipliers.items()),
         cap=_value(data, "scoring", "cap"), match=match,

@@ -1,12 +1,22 @@
 """Every auction family, with its edge cases: all pass, a top bid at once, the last rob, a pass
-then a bid."""
+then a bid; and family none, where the deal names the landlord and nobody says a word."""
 
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
 
-from ddz_rules import load
+from ddz_rules import RulesetError, cards, load
 from ddz_rules.auction import Auction, AuctionOutcome, IllegalActionError, new_auction
+from ddz_rules.bots import make_bot
+from ddz_rules.cli import main
+from ddz_rules.game import PASS, Hand, KittyTaken, Phase, Said
+from ddz_rules.records import read_record, replay, to_record
+from ddz_rules.simulate import hand_seed, play_random
+
+from .conftest import FIXTURES
 
 
 def run(ruleset: str, words: list[str], first: int = 0) -> Auction:
@@ -155,3 +165,103 @@ def test_an_ended_auction_takes_no_more_words() -> None:
     auction = run("classic", ["3"])
     with pytest.raises(IllegalActionError, match="over"):
         auction.apply("pass")
+
+
+# ---------------------------------------------------------------- family none (RLCard, DouZero)
+
+NO_AUCTION = FIXTURES / "no-auction"
+
+
+def test_none_is_over_before_any_word_and_takes_none() -> None:
+    auction = run("rlcard", [], first=2)
+    assert auction.done and auction.legal() == [] and auction.history == []
+    assert auction.outcome() == AuctionOutcome(2, 1)
+    with pytest.raises(IllegalActionError, match="there is no auction") as info:
+        auction.apply("pass")
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("ruleset_id", ["rlcard", "douzero"])
+def test_none_a_hand_never_asks_for_an_auction_word(ruleset_id: str) -> None:
+    for seed in range(5):
+        hand = Hand.new(load(ruleset_id), seed=seed, dealer=seed % 3)
+        rng = random.Random(seed)
+        while hand.result is None:
+            assert hand.phase is Phase.PLAY
+            legal = hand.legal_actions()
+            assert all(not isinstance(a, str) or a == PASS for a in legal)
+            assert all(hand.view(s).auction == () for s in range(3))
+            hand.apply(rng.choice(legal))
+        assert not any(isinstance(op, Said) for op in hand.log)
+
+
+@pytest.mark.parametrize("ruleset_id", ["rlcard", "douzero"])
+def test_none_the_first_bidder_is_the_landlord_and_takes_the_kitty(ruleset_id: str) -> None:
+    for seed in range(20):
+        hand = Hand.new(load(ruleset_id), seed=seed)
+        first = hand.deal.first_bidder
+        assert hand.landlord == first and hand.to_act == first
+        assert hand.log[1] == KittyTaken(first, hand.deal.kitty, True)
+        assert hand.hands[first] == hand.deal.hands[first] + hand.deal.kitty
+        assert cards.size(hand.hands[first]) == 20
+        assert hand.view(first).kitty == hand.deal.kitty == hand.view((first + 1) % 3).kitty
+
+
+def test_none_the_first_bidder_follows_auction_first_bidder_at_random() -> None:
+    seats = {Hand.new(load("rlcard"), seed=seed).landlord for seed in range(40)}
+    assert seats == {0, 1, 2}
+
+
+@pytest.mark.parametrize(("ruleset", "bid"), [("rlcard", 1), ("douzero", 1),
+                                              (str(NO_AUCTION / "fixed-bid-3.yaml"), 3)])
+def test_none_the_base_is_the_fixed_bid(ruleset: str, bid: int) -> None:
+    hand = play_random(load(ruleset), hand_seed(0, 0), dealer=0)
+    assert hand.result is not None and hand.bid == bid and hand.result.base == bid
+
+
+def test_none_records_have_no_auction_words_and_round_trip() -> None:
+    hand = play_random(load("douzero"), hand_seed(3, 0), dealer=0)
+    record = json.loads(json.dumps(to_record(hand)))
+    assert record["auction"] == []
+    again = replay(record)
+    assert again.valid and again.hand.result == hand.result
+    stored = replay(read_record(str(NO_AUCTION / "rlcard-hand.json")))
+    assert stored.valid, stored.reason
+
+
+def test_none_an_auction_word_in_a_record_is_refused_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(NO_AUCTION / "rlcard-auction-word.json")
+    outcome = replay(read_record(path))
+    assert not outcome.valid and outcome.index == 0 and outcome.action == "pass"
+    assert outcome.reason is not None and "\n" not in outcome.reason
+    assert outcome.reason.startswith("there is no auction (auction.family: none)")
+    assert main(["replay", path]) == 1
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "there is no auction" in out
+
+
+def test_none_needs_a_fixed_bid_and_only_none_takes_one() -> None:
+    with pytest.raises(RulesetError, match=r"auction\.family none needs 'auction\.fixed_bid'"):
+        load(str(NO_AUCTION / "no-auction-without-a-bid.yaml"))
+    with pytest.raises(RulesetError, match="a fixed bid is the bid of family none") as info:
+        load(str(NO_AUCTION / "fixed-bid-in-an-auction.yaml"))
+    assert "fixed-bid-in-an-auction.yaml:8: key 'auction.fixed_bid.value'" in str(info.value)
+    back = load(str(NO_AUCTION / "back-to-an-auction.yaml"))
+    assert back.auction_family == "single_round" and back.fixed_bid is None
+    assert Hand.new(back, seed=1).phase is Phase.AUCTION
+
+
+@pytest.mark.parametrize("level", ["random", "standard", "medium"])
+def test_none_bots_are_never_asked_an_auction_word(level: str) -> None:
+    ruleset = load("rlcard")
+    bot = make_bot(level, ruleset)
+    for seed in range(3):
+        hand = Hand.new(ruleset, seed=seed)
+        rng = random.Random(seed)
+        while hand.result is None:
+            assert hand.to_act is not None
+            view = hand.view(hand.to_act)
+            assert view.phase is Phase.PLAY and view.auction == ()
+            hand.apply(bot.choose(view, rng))
+        assert hand.result.base == 1 and not any(isinstance(op, Said) for op in hand.log)

@@ -1,4 +1,5 @@
-"""The peer presets reproduce the play rules of RLCard, DouZero and OpenSpiel.
+"""The peer presets reproduce the play rules of RLCard, DouZero and OpenSpiel, and the games of
+RLCard and DouZero: no auction, and their scores.
 
 The counts are public facts about those engines; the dumps in ``fixtures/peers`` were written
 from the engines themselves by ``benchmarks/dump_peer_plays.py``, so these tests compare the
@@ -12,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from ddz_rules import load
 from ddz_rules.cards import key_text
+from ddz_rules.game import Hand, Played, Said
+from ddz_rules.simulate import hand_seed, play_random
 
 from .conftest import FIXTURES, table_of
 
@@ -68,3 +72,56 @@ def test_openspiel_readings_per_card_set_match_its_actions() -> None:
 
 def test_fixture_dumps_are_small_enough_to_ship() -> None:
     assert all(p.stat().st_size < 400_000 for p in Path(PEERS).glob("*.gz"))
+
+
+# --------------------------------------------------------------------------- the peers' games
+
+
+def _played_hands(preset: str, n: int) -> list[Hand]:
+    return [play_random(load(preset), hand_seed(seed, 0), dealer=seed % 3) for seed in range(n)]
+
+
+@pytest.mark.parametrize("preset", ["rlcard", "douzero"])
+def test_peer_game_has_no_auction_the_dealt_landlord_holds_a_bid_of_1(preset: str) -> None:
+    ruleset = load(preset)
+    assert (ruleset.auction_family, ruleset.first_bidder, ruleset.fixed_bid) == (
+        "none", "random", 1)
+    for hand in _played_hands(preset, 20):
+        assert hand.result is not None and not hand.result.redeal
+        assert hand.result.landlord == hand.deal.first_bidder
+        assert not any(isinstance(op, Said) for op in hand.log)
+
+
+def _rlcard_payoffs(landlord: int, landlord_won: bool) -> list[int]:
+    """RLCard 1.2.0's ``DoudizhuJudger.judge_payoffs``: 1 to each winner, 0 to each loser."""
+    return [int((seat == landlord) == landlord_won) for seat in range(3)]
+
+
+def test_rlcard_pays_the_same_sides_as_its_1_0_payoffs() -> None:
+    for hand in _played_hands("rlcard", 40):
+        result = hand.result
+        assert result is not None and result.landlord is not None
+        payoffs = _rlcard_payoffs(result.landlord, result.winner == "landlord")
+        assert [int(s > 0) for s in result.scores] == payoffs
+        assert sorted(abs(s) for s in result.scores) == [1, 1, 2]  # the stake is always 1
+        assert all(e.factor == 1 for e in result.events)
+
+
+def _douzero_scores(landlord: int, landlord_won: bool, bombs: int) -> list[int]:
+    """DouZero 1.1.0's ``GameEnv.update_num_wins_scores`` per seat: the landlord +-2 x 2^b,
+    each farmer -+1 x 2^b, b counting bombs and rockets."""
+    sign = 1 if landlord_won else -1
+    return [sign * (2 if seat == landlord else -1) * 2 ** bombs for seat in range(3)]
+
+
+def test_douzero_scores_as_its_game_does() -> None:
+    seen_bombs = 0
+    for hand in _played_hands("douzero", 60):
+        result = hand.result
+        assert result is not None and result.landlord is not None
+        bombs = sum(1 for op in hand.log if isinstance(op, Played)
+                    and op.play.reading.type in ("bomb", "rocket"))
+        seen_bombs += bombs
+        assert list(result.scores) == _douzero_scores(result.landlord,
+                                                      result.winner == "landlord", bombs)
+    assert seen_bombs  # the deals tried include bombs or rockets

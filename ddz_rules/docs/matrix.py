@@ -34,7 +34,7 @@ from ddz_rules.docs.rulesets import (
     playable_ranks,
     point_label,
 )
-from ddz_rules.ruleset import CombinationType, Ruleset
+from ddz_rules.ruleset import CombinationType, Ruleset, unused_auction_points
 
 #: Headings of the groups of rule points, by top-level key; unknown keys get a label.
 GROUPS = {
@@ -198,7 +198,9 @@ def rows(book: Book) -> list[Row]:
         cells = []
         for r in rulesets:
             node = lookup(r.data, path)
-            cells.append(value_text(node["value"], path[-1]) if is_point(node)
+            unused = path[0] == "auction" and path[-1] in unused_auction_points(
+                r.auction_family)
+            cells.append(value_text(node["value"], path[-1]) if is_point(node) and not unused
                          else "none (no wild cards)" if path[0] == "wild" and not r.wild_drawn
                          else "not used")
         out.append(Row(GROUPS.get(path[0], label(path[0])), point_label(path), ".".join(path),

@@ -437,6 +437,8 @@ def records_page(book: Book) -> str:
     record = to_record(hand)
     outcome = replay(json.loads(json.dumps(record)))
     assert outcome.valid, outcome.reason
+    nones = [f"`{rid}`" for rid in book.ids if book.ruleset(rid).auction_family == "none"]
+    no_auction = f", as {' and '.join(nones)}" if nones else ""
     parts = ["# Hand records",
              f"{literal_braces(schema['description'])} `ddz simulate --records DIR` writes "
              f"one record per hand and `ddz replay RECORD.json` checks it action by action: "
@@ -446,7 +448,9 @@ def records_page(book: Book) -> str:
              "## Fields", fields_table(schema),
              "Card text is canonical, low to high: `3 4 5 6 7 8 9 T J Q K A 2 B R`, `B` the "
              "small joker and `R` the big joker. Seats are numbered from 0 in playing order; "
-             "the auction words are those of the ruleset's auction family.",
+             "the auction words are those of the ruleset's auction family. A ruleset with no "
+             f"auction (`auction.family: none`{no_auction}) has none: its records' `auction` "
+             "is empty, and `ddz replay` refuses a word there with a one-line reason.",
              "## A record written by the engine",
              f"The first hand of `ddz simulate -r {ruleset.id} --hands 1 --seed {seed} "
              f"--records hands`, as written to `hands/{ruleset.id}-{seed}-000000.json` "

@@ -328,7 +328,8 @@ def _deal(example: WorkedExample, teams: Teams) -> str:
         rows.append(["kitty", card_faces(cards.key_text(d.kitty))])
     if d.undealt:
         rows.append(["never dealt", card_faces(cards.key_text(d.undealt))])
-    notes = [f"Seat {d.dealer} deals and seat {d.first_bidder} bids first"]
+    notes = [f"Seat {d.dealer} deals and seat {d.first_bidder} "
+             + ("is named the landlord" if no_auction(example.hand) else "bids first")]
     if d.marked_card is not None:
         notes.append(f"the marked card is a {card_faces(cards.RANKS[d.marked_card])}")
     if d.turned_card is not None:
@@ -375,17 +376,29 @@ def said(word: str, bids: tuple[int, ...] = ()) -> str:
     return WORDS.get(word, word)
 
 
+def no_auction(hand: Hand) -> bool:
+    """Whether the hand had no auction (``auction.family: none``): a landlord, no word said."""
+    return hand.landlord is not None and not hand.auction.history
+
+
 def _auction(hand: Hand, landlord: int | None) -> str:
+    held = hand.ruleset.hand_size + hand.ruleset.kitty
+    taken = card_faces(cards.key_text(hand.deal.kitty))
+    if no_auction(hand):
+        text = (f"**No auction.** Nobody bids: the deal names seat {landlord} the landlord, at "
+                f"the fixed bid of {hand.bid}.")
+        if not hand.ruleset.kitty:
+            return text + (f" There is no kitty, so he plays the {plural(held, 'card')} he "
+                           f"was dealt.")
+        return text + f" He takes the kitty {taken} and so holds {plural(held, 'card')}."
     words = [f"seat {op.seat} {said(op.word, hand.ruleset.bids)}" for op in hand.log
              if isinstance(op, Said)]
     text = "**The auction.** " + ", ".join(words) + "."
     if landlord is None:
         return text + " Nobody took the hand."
-    held = hand.ruleset.hand_size + hand.ruleset.kitty
     if not hand.ruleset.kitty:
         return text + (f" Seat {landlord} is the landlord; there is no kitty, so he plays the "
                        f"{plural(held, 'card')} he was dealt.")
-    taken = card_faces(cards.key_text(hand.deal.kitty))
     return text + (f" Seat {landlord} is the landlord, takes the kitty {taken} and so "
                    f"holds {plural(held, 'card')}.")
 
