@@ -29,6 +29,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
+from itertools import repeat
 from typing import NamedTuple, cast
 
 from ddz_rules import cards
@@ -36,7 +37,7 @@ from ddz_rules.cards import RANKS
 from ddz_rules.errors import IllegalPlayError, RulesetError, UsageError
 from ddz_rules.restrictions import rank_reason, whole_reason
 from ddz_rules.ruleset import CombinationType, Ruleset
-from ddz_rules.wilds import body_fills, wild_count
+from ddz_rules.wilds import Fills, wild_count
 
 #: Most readings one enumeration may produce: the whole table, or the plays of one hand.
 #: Measured on two cores: ``ddz check`` of a table just under it (976,843 readings) takes about
@@ -118,7 +119,7 @@ class PlayTable:
         self._runs = _runs(ruleset)
         self._index = _index(self._runs)
         self._answering: dict[Reading, Runs] = {}
-        self._wild_answering: dict[Reading, Runs] = {}
+        self._wild_answering: dict[Reading, WildRuns] = {}
         self._read_cache: dict[int, tuple[Reading, ...]] = {}
         self._wild_read_cache: dict[tuple[int, Wild], tuple[Reading, ...]] = {}
         self._deck_estimate: int | None = None
@@ -303,64 +304,90 @@ class PlayTable:
     def read_wild(self, key: int, wild: Wild) -> tuple[Reading, ...]:
         """The readings of one card set holding wild cards of the ranks ``wild``.
 
-        Each body of every type is made from the cards every way :func:`body_fills` allows, the
+        Each body of every type is made from the cards every way the rule of
+        :func:`~ddz_rules.wilds.body_fills` allows (:class:`~ddz_rules.wilds.Fills`), the
         cards left over tried as its kickers (where a wild counts as its own rank). Readings
         that differ only in their kickers are one play (the cards are the same, and kickers
         never count): the one with the lowest kickers stands for them, as in :meth:`play`.
         """
-        counts = cards.unpack(key)
+        fills = Fills(cards.unpack(key), wild, self._stands_for)
+        groups, runs = self._wild_runs
+        made = [fills.of_run(chain, lengths, width, rule)
+                if fills.can_start(chain[0], width, rule) else []
+                for chain, lengths, width, rule in groups]
         found: set[Reading] = set()
-        for run in self._wild_runs:
-            for body in run:
-                for natural, used in body_fills(body.chain, body.ctype.width, counts, wild,
-                                                body.ctype.wilds, self._stands_for):
-                    play = _exact_play(body, key - natural - used)
+        for group, bodies in runs:
+            levels = made[group]
+            for wild_body in bodies:
+                for fill in levels[wild_body.level] if wild_body.level < len(levels) else ():
+                    play = _exact_play(wild_body.body, key - fill)
                     if play is not None:
                         found.add(play.reading)
         return tuple(_named(_ordered(found)))
 
     @cached_property
-    def _wild_runs(self) -> Runs:
+    def _wild_bodies(self) -> Runs:
         """Every body of every type, the soft bombs' included (for hands holding wilds)."""
         return _runs(self.ruleset, natural=False)
+
+    @cached_property
+    def _kinds(self) -> _Kinds:
+        return _Kinds(self._wild_bodies)
+
+    @cached_property
+    def _wild_runs(self) -> WildRuns:
+        """:attr:`_wild_bodies` as :meth:`_wild_plays` takes them."""
+        return _wild_runs(self._wild_bodies, self._kinds)
 
     @cached_property
     def _stands_for(self) -> frozenset[int]:
         return frozenset(self.ruleset.stands_for)
 
-    def _wild_plays(self, runs: Runs, hand: int, wild: Wild) -> list[Play]:
+    def _wild_plays(self, runs: WildRuns, hand: int, wild: Wild) -> list[Play]:
         """Every play of ``runs``' bodies from a hand holding wild cards: each body made every
-        way the hand can make it, with every allowed set of kickers from what is left."""
-        counts = cards.unpack(hand)
-        total = wild_count(counts, wild)
-        natural = [0 if r in wild else n for r, n in enumerate(counts)]
-        found: dict[tuple[int, str, int, int], Play] = {}
-        for run in runs:
-            for body in run:
-                width = body.ctype.width
-                if sum(max(0, width - natural[r]) for r in body.chain) > total:
-                    break  # a longer chain of this run needs more still
+        way the hand can make it (:class:`Fills`, a run at a time), with every allowed set of
+        kickers from what is left.
+
+        Where one card set and reading could come from two fills (the same cards, a wild in the
+        body or among the kickers), the lowest kickers stand for them, as in :meth:`read_wild`;
+        that needs a natural rank of the chain or two wild ranks among the body's kicker
+        ranks, so other bodies skip the check.
+        """
+        fills = Fills(cards.unpack(hand), wild, self._stands_for)
+        fills_of, can_start = fills.of_run, fills.can_start
+        wild_bits = sum(1 << r for r in wild)
+        kinds = self._kinds.kinds
+        shared: list[list[int] | None] = [None] * len(kinds)
+        groups, wild_runs = runs
+        made: list[list[list[int]] | None] = [None] * len(groups)
+        out: list[Play] = []
+        for group, bodies in wild_runs:
+            levels = made[group]
+            if levels is None:
+                chain, lengths, width, rule = groups[group]
+                levels = made[group] = (fills_of(chain, lengths, width, rule)
+                                        if can_start(chain[0], width, rule) else [])
+            if not levels:
+                continue
+            for body, level, kicker_ranks, chain_kickers, fields, kind, readings in bodies:
+                if level >= len(levels):
+                    break  # no longer chain can be made either
+                made_of = levels[level]
+                if not made_of:
+                    continue
                 plain = body.play
-                cache = body.plays
-                for natural_part, used in body_fills(body.chain, width, counts, wild,
-                                                     body.ctype.wilds, self._stands_for):
-                    fill = natural_part + used
-                    if plain is not None:
-                        r = plain.reading
-                        found[fill, r.type, r.length, r.rank_index] = Play(fill, r)
-                        continue
-                    for kick in _kicker_keys(body, hand - fill):
-                        cached = cache.get(kick, _UNSEEN)
-                        play = (_kicker_play(body, kick) if cached is _UNSEEN
-                                else cast("Play | None", cached))
-                        if play is None:
-                            continue
-                        r = play.reading
-                        slot = (fill + kick, r.type, r.length, r.rank_index)
-                        known = found.get(slot)
-                        if known is None or r.kicker_key < known.reading.kicker_key:
-                            found[slot] = Play(fill + kick, r)
-        return list(found.values())
+                if plain is not None:
+                    out += map(_new_play, repeat(Play), zip(made_of, repeat(plain.reading)))
+                    continue
+                every = None
+                if kind >= 0:
+                    every = shared[kind]
+                    if every is None:
+                        every = shared[kind] = _choose(*kinds[kind], hand)
+                both = kicker_ranks & wild_bits
+                clash = len(made_of) > 1 and bool(chain_kickers & ~wild_bits or both & (both - 1))
+                _wild_kicker_plays(body, readings, fields, made_of, hand, clash, every, out)
+        return out
 
     def read(self, key: int) -> tuple[Reading, ...]:
         """The readings of one card set, found afresh from its own cards.
@@ -418,8 +445,8 @@ class PlayTable:
         if wild and wild_count(cards.unpack(hand), wild):
             runs = self._wild_answering.get(previous)
             if runs is None:
-                runs = self._wild_answering[previous] = _answering_runs(self._wild_runs,
-                                                                         previous)
+                runs = self._wild_answering[previous] = _wild_runs(
+                    _answering_runs(self._wild_bodies, previous), self._kinds)
             self._check_hand(hand)
             return [p for p in self._wild_plays(runs, hand, wild)
                     if p.reading.beats(previous)]
@@ -670,6 +697,164 @@ def _answering_runs(all_runs: Runs, previous: Reading) -> Runs:
     return tuple(run for run in runs if run)
 
 
+class _WildBody(NamedTuple):
+    """A body as :meth:`PlayTable._wild_plays` takes it, with what that needs worked out once."""
+
+    body: _Body
+    #: Where its fills are among those of its group (:data:`WildRuns`).
+    level: int
+    #: A bit per rank its kickers may have, and those of them on its chain.
+    kicker_ranks: int
+    chain_kickers: int
+    #: The bit fields of its kicker ranks in a packed card set.
+    fields: int
+    #: Its kicker choices as a share of those of its type (:class:`_Kinds`), or -1.
+    kind: int
+    #: The reading of each kicker set met so far (None where a whole-play rule forbids it).
+    readings: dict[int, Reading | None]
+
+
+#: A chain, the chain lengths of the bodies of it to make, the type's width and ``wilds``: what
+#: :meth:`Fills.of_run` takes.
+FillGroup = tuple[tuple[int, ...], tuple[int, ...], int, str]
+#: Runs as :meth:`PlayTable._wild_plays` takes them: the groups of runs whose bodies are made
+#: alike (the same chains, width and ``wilds``: trio, trio_single and trio_pair of one rank),
+#: and each run as its group's index and its bodies, in the order of the runs.
+WildRuns = tuple[tuple[FillGroup, ...], tuple[tuple[int, tuple[_WildBody, ...]], ...]]
+
+
+class _Kinds:
+    """Kicker choices one hand's bodies share, and what each body of a table has read.
+
+    Per type and number of kicker units, a kind holds the per-rank options of the type's bodies
+    off their chain. A type's kicker rules judge a kicker rank by the body's cards of that
+    rank, so a body whose options are its type's (none on its own chain) has as kicker choices
+    from some cards exactly its kind's choices from the whole hand that those cards contain, in
+    the same order (:func:`_choose` orders choices by the units taken of each rank, whatever
+    is available). A hand then builds each kind's choices once and each body filters them,
+    instead of each body building its own for each way it is made.
+    """
+
+    def __init__(self, runs: Runs) -> None:
+        off_chain: dict[str, dict[int, tuple[tuple[tuple[int, int], ...], ...] | None]] = {}
+        for run in runs:
+            for body in run:
+                ranks = off_chain.setdefault(body.ctype.name, {})
+                for rank, by_avail in body.options:
+                    if rank not in body.chain:  # bodies that disagree share no rank: None
+                        ranks[rank] = by_avail if ranks.get(rank, by_avail) == by_avail else None
+        self.options: dict[str, tuple[Option, ...]] = {
+            name: tuple(sorted((rank, by_avail) for rank, by_avail in ranks.items()
+                               if by_avail is not None))
+            for name, ranks in off_chain.items()}
+        self._index: dict[tuple[str, int], int] = {}
+        #: The options and number of units of each kind, by index.
+        self.kinds: list[tuple[tuple[Option, ...], int]] = []
+        #: Each body's readings (:attr:`_WildBody.readings`), by ``id``.
+        self.readings: dict[int, dict[int, Reading | None]] = {}
+
+    def of(self, body: _Body) -> int:
+        """The kind whose choices ``body`` shares, or -1 where it has options of its own."""
+        if body.play is not None:
+            return -1
+        name = body.ctype.name
+        mine = dict(self.options[name])
+        if any(mine.get(rank) != by_avail for rank, by_avail in body.options):
+            return -1
+        if body.n_units == 1 and any(fits[0][0] != 1 for _, by_avail in body.options
+                                     for fits in by_avail if fits):
+            return -1  # one unit takes each rank's first option (_kicker_keys)
+        key = name, body.n_units
+        if key not in self._index:
+            self._index[key] = len(self.kinds)
+            self.kinds.append((self.options[name], body.n_units))
+        return self._index[key]
+
+
+def _wild_runs(runs: Runs, kinds: _Kinds) -> WildRuns:
+    """Runs with what making their bodies with wild cards needs, computed once.
+
+    The bodies of a run have chains of one lowest rank, each the one before it and one rank
+    more (:func:`_runs`), so the runs of a group are made from the longest chain among them.
+    """
+    bits = cards.FIELD_BITS
+    groups: dict[tuple[int, int, str], tuple[list[int], list[int]]] = {}
+    for run in runs:
+        ctype = run[0].ctype
+        chain, lengths = groups.setdefault((run[0].chain[0], ctype.width, ctype.wilds), ([], []))
+        if len(run[-1].chain) > len(chain):
+            chain[:] = run[-1].chain
+        lengths += [len(body.chain) for body in run]
+    made = {key: (tuple(chain), tuple(sorted(set(lengths))), key[1], key[2])
+            for key, (chain, lengths) in groups.items()}
+    index = {key: i for i, key in enumerate(made)}
+    out = []
+    for run in runs:
+        ctype = run[0].ctype
+        key = run[0].chain[0], ctype.width, ctype.wilds
+        bodies = []
+        for body in run:
+            kicker_ranks = sum(1 << rank for rank, _ in body.options)
+            chain_ranks = sum(1 << rank for rank in body.chain)
+            fields = sum(cards.FIELD_MASK << (bits * rank) for rank, _ in body.options)
+            bodies.append(_WildBody(body, made[key][1].index(len(body.chain)), kicker_ranks,
+                                    kicker_ranks & chain_ranks, fields, kinds.of(body),
+                                    kinds.readings.setdefault(id(body), {})))
+        out.append((index[key], tuple(bodies)))
+    return tuple(made.values()), tuple(out)
+
+
+#: ``tuple.__new__``: a :class:`Play` built without the named tuple's own ``__new__`` (a Python
+#: function call per play, where listing thousands of them is most of the cost).
+_new_play = tuple.__new__
+
+
+def _wild_kicker_plays(body: _Body, readings: dict[int, Reading | None], fields: int,
+                       fills: list[int], hand: int, clash: bool, every: list[int] | None,
+                       out: list[Play]) -> None:
+    """Append the plays of ``body`` made each of the ways ``fills`` (packed cards), with every
+    allowed set of kickers from the rest of ``hand`` (``fields``: the bit fields of its kicker
+    ranks; ``readings``: :attr:`_WildBody.readings`).
+
+    A fill's kicker choices are those of ``every`` (its kind's from the whole hand:
+    :class:`_Kinds`) that the cards it leaves of the kicker ranks contain, in the same order;
+    a body of no kind finds its own. With ``clash``, a card set two fills can make keeps its
+    lowest kickers, in the order of first appearance.
+    """
+    guard = cards.GUARD
+    found: dict[int, Play] = {}
+    plays: list[Play] = []
+    for fill in fills:
+        rest = hand - fill
+        keys = _kicker_keys(body, rest) if every is None else every
+        top = (rest & fields) | guard
+        for _ in range(2):
+            try:
+                plays = [_new_play(Play, (fill + k, r)) for k in keys
+                         if (top - k) & guard == guard and (r := readings[k]) is not None]
+                break
+            except KeyError:  # a kicker set not met before: learn them all, then go again
+                _learn(body, readings, [k for k in keys if (top - k) & guard == guard])
+        if not clash:
+            out += plays
+            continue
+        for play in plays:
+            seen = found.get(play.key)
+            if seen is None or play.reading.kicker_key < seen.reading.kicker_key:
+                found[play.key] = play
+    out += found.values()
+
+
+def _learn(body: _Body, readings: dict[int, Reading | None], keys: Iterable[int]) -> None:
+    """Note the reading of ``body`` with each kicker set of ``keys`` not met before (None where
+    a whole-play rule forbids it), from the body's own plays (:func:`_kicker_play`)."""
+    for k in keys:
+        if k not in readings:
+            known = body.plays.get(k, _UNSEEN)
+            play = _kicker_play(body, k) if known is _UNSEEN else cast("Play | None", known)
+            readings[k] = None if play is None else play.reading
+
+
 @dataclass(frozen=True, slots=True)
 class _Body:
     """One body of one type (a chain of ranks, ``width`` cards each) and what it may carry.
@@ -788,26 +973,46 @@ def _add_kickers(body: _Body, bound: int, out: list[Play]) -> None:
 _UNSEEN = object()
 
 
-def _kicker_keys(body: _Body, rest: int) -> Iterator[int]:
+def _kicker_keys(body: _Body, rest: int) -> list[int]:
     """Every kicker set (packed) ``body`` may carry from the cards ``rest``, per-rank rules
-    applied (0 alone for a type with no kickers)."""
+    applied (0 alone for a type with no kickers).
+
+    Several kicker units: :func:`_choose`.
+    """
     if body.play is not None:
-        yield 0
-        return
+        return [0]
     bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
     if body.n_units == 1:  # one kicker unit: one choice per rank that has it
-        for rank, by_avail in body.options:
-            fits = by_avail[(rest >> (bits * rank)) & mask]
-            if fits:
-                yield fits[0][1]
-        return
-    options = []
-    for rank, by_avail in body.options:
+        return [fits[0][1] for rank, by_avail in body.options
+                if (fits := by_avail[(rest >> (bits * rank)) & mask])]
+    return _choose(body.options, body.n_units, rest)
+
+
+def _choose(options: Sequence[Option], total: int, rest: int) -> list[int]:
+    """Every choice (packed) of ``total`` kicker units from the cards ``rest`` under the
+    per-rank ``options``, ranks lowest first, a rank's fewer units first, as
+    :func:`_multisets` walks them.
+
+    Built from the highest rank down: ``ways[t]`` lists the choices of ``t`` units among the
+    ranks seen so far, so each rank costs a list comprehension per count of units, not a call
+    per choice.
+    """
+    bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
+    ways: list[list[int]] = [[0], *([] for _ in range(total))]
+    reach = 0
+    for rank, by_avail in reversed(options):
         fits = by_avail[(rest >> (bits * rank)) & mask]
-        if fits:
-            options.append((rank, fits))
-    for picked in _multisets(options, body.n_units):
-        yield sum(step for _, step in picked)
+        if not fits:
+            continue
+        reach = min(total, reach + fits[-1][0])
+        for t in range(reach, 1, -1):  # down, so ways[t - units] is still without this rank
+            head = [step + key for units, step in fits if units <= t for key in ways[t - units]]
+            if head:
+                head += ways[t]
+                ways[t] = head
+        if total and fits[0][0] == 1:  # one unit of this rank alone
+            ways[1] = [fits[0][1], *ways[1]]
+    return ways[total]
 
 
 def _exact_play(body: _Body, rest: int) -> Play | None:

@@ -139,6 +139,99 @@ def test_answers_are_the_legal_plays_that_beat(seed: int, pick: int) -> None:
     assert {(p.key, p.reading) for p in LAIZI.answers(hand, chosen, w)} == leads
 
 
+def sized_subsets(counts: list[int], size: int, start: int = 0) -> Iterator[int]:
+    """Every sub-multiset of ``size`` cards of a card set given as counts, packed."""
+    if size == 0:
+        yield 0
+        return
+    for r in range(start, len(counts)):
+        for n in range(1, min(size, counts[r]) + 1):
+            for more in sized_subsets(counts, size - n, r + 1):
+                yield (n << (cards.FIELD_BITS * r)) + more
+
+
+def brute_plays(table: PlayTable, hand: int, w: tuple[int, ...]) -> set[tuple[int, Reading]]:
+    """Every (cards, reading) pair ``hand`` can lead with the wild ranks ``w``, by brute force
+    from the rules' words, with none of the generator's code for making bodies or listing
+    kickers: every chain of every type, each rank of it filled with any number of its natural
+    cards and wild cards for the rest, every way to take those wild cards, then every set of
+    the right number of kicker cards left. Whether kickers are legal is the word of the table
+    without wilds: the natural cards the play stands for must read so. Of readings that differ
+    only in their kickers the lowest is kept."""
+    ruleset, bits = table.ruleset, cards.FIELD_BITS
+    have = list(cards.unpack(hand))
+    stands = set(ruleset.stands_for)
+    best: dict[tuple[int, str, int, int], Reading] = {}
+    for ctype in ruleset.combinations:
+        longest = ctype.high - ctype.low + 1 if ctype.max_length is None else ctype.max_length
+        for length in range(ctype.min_length, longest + 1):
+            for start in range(ctype.low, ctype.high - length + 2):
+                chain = list(range(start, start + length))
+                size = ctype.width * length
+                units = ctype.kicker_unit * ctype.kicker_count(length)
+                if size + units > cards.size(hand):
+                    continue
+                shown = sum(ctype.width << (bits * r) for r in chain)  # what the body stands for
+                naturals = [range(min(ctype.width, have[r]) + 1) if r not in w else range(1)
+                            for r in chain]
+                for taken in itertools.product(*naturals):
+                    if any(r not in w and r not in stands and n < ctype.width
+                           for r, n in zip(chain, taken, strict=True)):
+                        continue  # no wild stands for a joker
+                    natural = sum(n << (bits * r) for r, n in zip(chain, taken, strict=True))
+                    need = size - sum(taken)
+                    for used in sized_subsets([have[r] if r in w else 0
+                                               for r in range(cards.NUM_RANKS)], need):
+                        counts = cards.unpack(used)
+                        own = all(counts[r] >= ctype.width for r in chain if r in w)
+                        if ctype.wilds == "none" and need:
+                            continue
+                        if ctype.wilds == "some" and not 0 < need < size:
+                            continue
+                        if ctype.wilds == "all" and not (set(chain) <= set(w) and own):
+                            continue
+                        if size == 1 and need and used != shown:
+                            continue  # a wild alone is its own rank
+                        if any(r in w and r not in stands for r in chain) and not own:
+                            continue
+                        rest = list(cards.unpack(hand - natural - used))
+                        for kick in sized_subsets(rest, units):
+                            reading = Reading(ctype.name, ctype.reading_length(length),
+                                              chain[-1], kick, ctype.level)
+                            if not ctype.needs_wilds and reading not in table.read(shown + kick):
+                                continue
+                            slot = (natural + used + kick, ctype.name, reading.length, chain[-1])
+                            if slot not in best or kick < best[slot].kicker_key:
+                                best[slot] = reading
+    return {(slot[0], reading) for slot, reading in best.items()}
+
+
+@pytest.mark.parametrize(("table", "wilds", "held"),
+                         [(LAIZI, 1, 4), (LAIZI, 1, 2), (TWO, 2, 3), (TWO, 2, 6)])
+@pytest.mark.parametrize("seed", range(4))
+def test_leads_and_answers_with_wilds_equal_brute_force(table: PlayTable, wilds: int,
+                                                         held: int, seed: int) -> None:
+    """Seeded hands of 12 to 17 cards (fewer than a deal, for the brute force's sake) holding
+    ``held`` wild cards: the generator lists exactly the brute-force pairs, each once, and
+    answers are those of them that beat five leads of another hand."""
+    rng = random.Random(f"{table.ruleset.id}:{held}:{seed}")
+    w = tuple(rng.sample(table.ruleset.wild_ranks, wilds))
+    wild_cards = [r for r in w for _ in range(table.ruleset.copies[r])]
+    others = [r for r, n in enumerate(table.ruleset.copies) for _ in range(n) if r not in w]
+    size = rng.randint(12, 17)
+    hand = cards.pack_ranks(rng.sample(wild_cards, held) + rng.sample(others, size - held))
+    leads = table.leads(hand, w)
+    expected = brute_plays(table, hand, w)
+    assert {(p.key, p.reading) for p in leads} == expected
+    assert len(leads) == len(expected)
+    other = cards.pack_ranks(rng.sample(others, 17))
+    for previous in rng.sample(table.leads(other, w), 5):
+        beating = {(k, r) for k, r in expected if r.beats(previous.reading)}
+        answers = table.answers(hand, previous.reading, w)
+        assert {(p.key, p.reading) for p in answers} == beating
+        assert len(answers) == len(beating)
+
+
 #: Every reading a 20-card hand holding all four wild 5s can lead: plain plays, soft and hard
 #: bombs, four wilds and the rocket, many of them possible only with wilds.
 WILD_READINGS: list[Reading] = sorted(

@@ -5,8 +5,8 @@ A play's readings depend on the hand's wild ranks, so every example with wild ca
 them ("wild 5"), as ``ddz classify --wild 5`` does. The wild ranks a page states are those of
 the ruleset's own examples (:func:`stated_wild`). What each wild card of a play is, a stand-in
 for a card its body needs, a card of its own rank, or a kicker, comes from
-:func:`ddz_rules.wilds.body_fills`, the engine's own rule for how a body is made
-(:func:`wild_roles`).
+:func:`ddz_rules.wilds.stand_ins`, which makes the body by the engine's own rule
+(:func:`ddz_rules.wilds.body_fills`); :func:`wild_roles` says it.
 
 >>> from ddz_rules.docs.book import Book
 >>> book = Book()
@@ -37,7 +37,7 @@ from ddz_rules.docs.names import join_words
 from ddz_rules.docs.render import card_faces, code_html, plural
 from ddz_rules.ruleset import CombinationType, Ruleset
 from ddz_rules.table import Play, PlayTable, Reading, Wild
-from ddz_rules.wilds import body_fills, wild_count
+from ddz_rules.wilds import stand_ins, wild_count
 
 #: When a wild rank is drawn (``wild.drawn``), in words (as the schema defines each value).
 WHEN = {"before_auction": "at the deal, before the auction",
@@ -256,52 +256,29 @@ def _article_faces(counts: Sequence[int]) -> str:
     return _faces(counts)
 
 
-def body_fill(ruleset: Ruleset, play: WildPlay) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """How the engine makes the body of ``play.reading`` from its cards: the natural cards
-    and the wild cards of the body, as counts (:func:`ddz_rules.wilds.body_fills`)."""
-    reading = play.reading
-    ctype = next(c for c in ruleset.combinations if c.name == reading.type)
-    body = play.key - reading.kicker_key
-    if ctype.fixed_set:
-        return cards.unpack(body), (0,) * cards.NUM_RANKS
-    chain = tuple(range(reading.rank_index - reading.length + 1, reading.rank_index + 1))
-    fills = {(natural, used) for natural, used in body_fills(
-        chain, ctype.width, cards.unpack(body), play.wild, ctype.wilds,
-        frozenset(ruleset.stands_for)) if natural + used == body}
-    if len({natural for natural, _ in fills}) != 1:
-        raise RuntimeError(f"{ruleset.id}: {play.cards} as {reading.short()} with "
-                           f"{wild_arg(play.wild)} wild: the engine makes its body "
-                           f"{len(fills)} ways")
-    natural, used = min(fills)
-    return cards.unpack(natural), cards.unpack(used)
-
-
 def wild_roles(ruleset: Ruleset, play: WildPlay) -> str:
     """What each wild card of a play is, as its reading has it: a stand-in for a card of the
-    body (``the wild 5 stands for a 3``), a card of its own rank in the body, or a kicker."""
-    reading = play.reading
-    ctype = next(c for c in ruleset.combinations if c.name == reading.type)
-    natural, used = body_fill(ruleset, play)
-    chain = range(reading.rank_index - reading.length + 1, reading.rank_index + 1)
-    need = [0] * cards.NUM_RANKS
-    if not ctype.fixed_set:
-        for rank in chain:
-            need[rank] = ctype.width - natural[rank]
-    own = [min(need[r], used[r]) for r in range(cards.NUM_RANKS)]
-    rest_used = [u - o for u, o in zip(used, own, strict=True)]
-    rest_need = [n - o for n, o in zip(need, own, strict=True)]
+    body (``the wild 5 stands for a 3``), a card of its own rank in the body, or a kicker (the
+    engine's derivation, :func:`ddz_rules.wilds.stand_ins`)."""
+    roles = stand_ins(ruleset, play, play.wild)
+    body = [role for role in roles if not role.kicker]
+    standing = [role for role in body if role.rank != role.card]
+    own = cards.counts_of(role.card for role in body if role.rank == role.card)
+    kicked = cards.counts_of(role.card for role in roles if role.kicker)
     parts = []
-    if sum(rest_used):
-        one = sum(rest_used) == 1
-        parts.append(f"the {'wild' if one else 'wilds'} {_faces(rest_used)} "
-                     f"{'stands' if one else 'stand'} for {_article_faces(rest_need)}")
+    if standing:
+        one = len(standing) == 1
+        parts.append(f"the {'wild' if one else 'wilds'} "
+                     f"{_faces(cards.counts_of(role.card for role in standing))} "
+                     f"{'stands' if one else 'stand'} for "
+                     f"{_article_faces(cards.counts_of(role.rank for role in standing))}")
     if sum(own):
         one = sum(own) == 1
-        alone = ", played alone," if ctype.width * reading.length == 1 else ""
+        size = ruleset.combination(play.reading.type).width * play.reading.length
+        alone = ", played alone," if size == 1 else ""
         parts.append(f"the {'wild' if one else 'wilds'} {_faces(own)}{alone} "
                      f"{'is' if one else 'are'} "
                      f"{'a card' if one else 'cards'} of {'its' if one else 'their'} own rank")
-    kicked = [n if r in play.wild else 0 for r, n in enumerate(cards.unpack(reading.kicker_key))]
     if sum(kicked):
         one = sum(kicked) == 1
         parts.append(f"the {'wild' if one else 'wilds'} {_faces(kicked)} "

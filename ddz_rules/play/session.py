@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ddz_rules import cards
+from ddz_rules import cards, wilds
 from ddz_rules.auction import IllegalActionError
 from ddz_rules.bots import BOT_PLAYERS, LEVELS, make_bot
 from ddz_rules.bots.base import Bot
@@ -218,22 +218,15 @@ def draw_lines(ruleset: Ruleset, view: View, when: str) -> list[str]:
 def stand_ins(ruleset: Ruleset, play: Play, wild: tuple[int, ...]) -> str:
     """What the wild cards of a play stand for, as the log says it: ``wild for 3`` (3335 as a
     soft bomb of 3s with a wild 5), ``wilds for 99``, ``wild as its own rank`` (a wild alone, a
-    kicker, or on its own rank of a chain); ``""`` for a play holding no wild card."""
-    counts = cards.unpack(play.key)
-    held = sum(counts[r] for r in wild)
-    if not held:
-        return ""
-    reading = play.reading
-    ctype = ruleset.combination(reading.type)
-    holes: list[int] = []
-    if not ctype.fixed_set:  # the body is the chain's ranks, ``width`` cards each
-        body = cards.unpack(play.key - reading.kicker_key)
-        for rank in range(reading.rank_index - reading.length + 1, reading.rank_index + 1):
-            if rank not in wild:
-                holes += [rank] * (ctype.width - body[rank])
+    kicker, or on its own rank of a chain); ``""`` for a play holding no wild card. The
+    derivation is :func:`ddz_rules.wilds.stand_ins`."""
+    roles = wilds.stand_ins(ruleset, play, wild)
+    holes = [role.rank for role in roles if role.rank != role.card]
     if holes:
         return f"wild{'s' if len(holes) > 1 else ''} for {cards.key_text(cards.pack_ranks(holes))}"
-    return "wilds as their own rank" if held > 1 else "wild as its own rank"
+    if not roles:
+        return ""
+    return "wilds as their own rank" if len(roles) > 1 else "wild as its own rank"
 
 
 def join_index(view: View) -> int | None:
