@@ -915,8 +915,9 @@ def build_parser() -> argparse.ArgumentParser:
             "the rulesets, with 95 percent confidence intervals.")
     p.add_argument("rulesets", nargs="+", metavar="RULESET")
     p.add_argument("--hands", type=int, default=1000, help="hands per ruleset (default 1000)")
-    p.add_argument("--bots", default="standard", help="bot level for every seat: random, "
-                   "standard, medium, extreme (default standard)")
+    p.add_argument("--bots", default="medium", help="bot level for every seat: random, "
+                   "standard, medium, extreme (default medium: it bids and plays to the "
+                   "ruleset's stakes)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     _run_options(p, "hand", progress=False)
     p.add_argument("--csv", action="store_true", help="print CSV instead of the table")

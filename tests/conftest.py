@@ -7,6 +7,7 @@ The ``ci`` profile (the default) keeps the whole suite within minutes on two cor
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,10 @@ settings.register_profile(
 )
 settings.register_profile("thorough", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# Outlooks that ``medium`` fits for rulesets that are not bundled are kept here for the
+# session, never in the user's cache: a test run fits them from scratch.
+os.environ["DDZ_CACHE_DIR"] = tempfile.mkdtemp(prefix="ddz-test-cache-")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RULESETS = bundled_ids()

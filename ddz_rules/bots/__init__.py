@@ -3,12 +3,15 @@
 Levels are named as the two-player site names its opponents, with ``random`` as a baseline:
 
 - ``random``: uniform over legal actions.
-- ``standard``: rule-based bidding and play; the smallest sufficient answer; keeps its bombs
-  and its wild cards.
-- ``medium``: plans by splitting its hand into the fewest plays, counts control cards (and
-  wild cards, spent late), bids from hand strength, cooperates with its teammates, watches
+- ``standard``: rule-based bidding on control cards and play; leads its lowest card in the
+  play that sheds the most with it; the smallest sufficient answer; keeps its bombs (never
+  spent as plain plays) and its wild cards.
+- ``medium``: bids, calls, robs and grabs by expected score under the ruleset's stakes
+  (:mod:`ddz_rules.bots.stakes`, from the ruleset's fitted :mod:`~ddz_rules.bots.outlook`);
+  plans by splitting its hand into the fewest plays, counts control cards (and wild cards,
+  spent late), weighs what a bomb or a spring pays, cooperates with its teammates, watches
   the two-player advantage line; with a called partner, joins the landlord's side only once
-  he leads the race.
+  he leads the race. The comparison-grade level, the default of ``ddz compare``.
 - ``extreme``: believes deals for the hidden cards that agree with its view and explain the
   other seats' bids and plays (:mod:`ddz_rules.bots.belief`), and plays each candidate out with
   ``medium`` in every one.

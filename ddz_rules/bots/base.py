@@ -27,6 +27,11 @@ class Bot:
         self.ruleset = ruleset
         self.table: PlayTable = compile_table(ruleset)
 
+    @classmethod
+    def prepare(cls, ruleset: Ruleset) -> None:
+        """Compute and keep whatever this level needs for ``ruleset`` before a run starts (by
+        default nothing)."""
+
     def choose(self, view: View, rng: random.Random) -> Action:
         """The action to take; ``view.legal`` lists the choices."""
         raise NotImplementedError

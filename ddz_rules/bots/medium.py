@@ -1,37 +1,50 @@
-"""A planning player: keeps its hand easy to shed, counts control cards, cooperates.
+"""A planning player that plays to the ruleset's stakes.
 
-Every candidate play is scored by how many plays the rest of the hand would still need
-(:func:`ddz_rules.bots.split.moves`), with a cost for spending control cards and bombs early.
-It never overtakes a teammate (the other peasants, or the landlord and the partner who joined
-him) and leads low to a teammate about to go out; in the
+Auction: every word (bid, call, rob, grab, pass, and the landlord's choice between calling a
+partner and playing alone) is chosen by expected score under the ruleset
+(:mod:`ddz_rules.bots.stakes`), from the chance of winning fitted for the ruleset
+(:mod:`ddz_rules.bots.outlook`) and the stake each word leads to.
+
+Play: every candidate play is scored by how many plays the rest of the hand would still need
+(:func:`ddz_rules.bots.split.moves`), with a cost for spending control cards, wild cards and
+bombs early. A bomb that doubles the stake costs less to the side leading the race and more
+to the side trailing it, and nothing extra where it multiplies nothing (no factor, or the cap
+reached). A peasant whose side has not played a card while a spring would double the stake
+answers rather than pass. It never overtakes a teammate (the other peasants, or the landlord
+and the partner who joined him) and leads low to a teammate about to go out; in the
 two-player game it plays to the advantage line.
 """
 
 from __future__ import annotations
 
 import random
+from functools import cached_property
 
 from ddz_rules import cards
 from ddz_rules.bots.base import (
     Bot,
-    auction_word,
     control_cards,
-    control_points,
     distance,
     joins,
     keeps_out,
     opponents,
+    partner_call,
     plays_of,
     wild_cards,
 )
+from ddz_rules.bots.outlook import needs_outlook, outlook
 from ddz_rules.bots.split import moves_of
+from ddz_rules.bots.stakes import Judge, standing
 from ddz_rules.game import PASS, Action, Phase, View
+from ddz_rules.ruleset import Ruleset
+from ddz_rules.scoring import base_of
 from ddz_rules.table import Play
 
-#: Strength needed to bid 1, 2, 3 (or to call, then to rob or grab).
-BID_AT = (3.0, 6.0, 9.0)
 #: An opponent this close to its goal must be stopped at any price.
 DANGER = 3
+#: Plays a bomb that doubles the stake is worth to the side leading the race, and costs the
+#: side trailing it, beside the three plays any bomb costs to spend early.
+DOUBLING = 1.0
 
 
 class MediumBot(Bot):
@@ -39,15 +52,22 @@ class MediumBot(Bot):
 
     level = "medium"
 
-    def strength(self, hand: int) -> float:
-        counts = cards.unpack(hand)
-        return control_points(counts) - 0.8 * max(0, moves_of(hand) - 5)
+    @classmethod
+    def prepare(cls, ruleset: Ruleset) -> None:
+        if needs_outlook(ruleset):
+            outlook(ruleset)
+
+    @cached_property
+    def judge(self) -> Judge:
+        """Values auction words by expected score under this ruleset (its outlook is fitted
+        or loaded on the first auction decision, not before: the fit plays with ``medium``)."""
+        return Judge(self.ruleset, outlook(self.ruleset))
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if view.phase is Phase.AUCTION:
-            return auction_word(view.legal, self.strength(view.hand), BID_AT)
+            return self.judge.word(view)
         if view.phase is Phase.CALL:
-            return self.call(view)
+            return partner_call(view, alone=self.judge.plays_alone(view))
         ranked = self.rank(view)
         return ranked[0] if ranked else PASS
 
@@ -92,20 +112,44 @@ class MediumBot(Bot):
         breaks_hand = moves_of(view.hand - best.key) > base
         costly = best.reading.level > 0 or control_cards(best.key) + wild_cards(view,
                                                                              best.key) > 0
-        if can_pass and not danger and costly and (breaks_hand or (
-                view.seat == view.landlord and len(view.hand_sizes) > 2)):
+        if can_pass and not danger and costly and not self._spring_at_stake(view) and (
+                breaks_hand or (view.seat == view.landlord and len(view.hand_sizes) > 2)):
             return [PASS, *scored]
         return scored
 
     def _score(self, view: View, play: Play, danger: bool) -> tuple[float, int]:
         rest = view.hand - play.key
         score = float(moves_of(rest))
-        if play.reading.level > 0:
-            score += 0.0 if danger else 3.0
+        if play.reading.level > 0 and not danger:
+            score += 3.0 - DOUBLING * self._doubling(view, play)
         score += (0.0 if danger else 0.6) * (control_cards(play.key) + wild_cards(view, play.key))
         if danger and view.to_beat is None and cards.size(play.key) == 1:
             score += 1.5  # a lone single is what a nearly finished opponent wants
         return score, play.reading.rank_index
+
+    def _doubling(self, view: View, play: Play) -> int:
+        """What multiplying the stake by ``play`` means to this seat's side: +1 while the side
+        leads the race (a doubled stake is likelier won), -1 while it trails, 0 where the play
+        multiplies nothing (``scoring.multipliers`` gives its class no factor, or
+        ``scoring.cap`` is reached already) or the race is even."""
+        ruleset = self.ruleset
+        if ruleset.factors.get(ruleset.event_of[play.reading.type], 1) <= 1:
+            return 0
+        if ruleset.cap is not None and (base_of(ruleset, standing(ruleset, view).bid)
+                                        * view.multiplier >= ruleset.cap):
+            return 0
+        mine = min(distance(view, s) for s in (view.seat, *view.teammates))
+        theirs = min(distance(view, s) for s in view.opponents)
+        return (mine < theirs) - (mine > theirs)
+
+    def _spring_at_stake(self, view: View) -> bool:
+        """Whether this seat is a peasant whose side has not played a card yet while a spring
+        would multiply the stake (``scoring.multipliers``): any card it plays prevents it."""
+        if self.ruleset.factors.get("spring", 1) <= 1 or view.landlord is None:
+            return False
+        side = {view.landlord, view.joined}
+        return view.seat not in side and not any(
+            play is not None and seat not in side for seat, play in view.plays)
 
     def _lead_to_partner(self, view: View, plays: list[Play]) -> list[Play]:
         near = [s for s in view.teammates if distance(view, s) <= 2]

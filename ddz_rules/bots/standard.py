@@ -82,10 +82,11 @@ class StandardBot(Bot):
             pool = plain or plays
             return min(pool, key=lambda p: (wild_cards(view, p.key), breaks(p, bombs), lowest(p),
                                             -cards.size(p.key), p.reading.kicker_key))
-        whole = [p for p in plain if not breaks(p, bombs)]
-        if whole:
-            return min(whole, key=lambda p: (wild_cards(view, p.key), p.reading.rank_index,
-                                             cards.size(p.key)))
+        if plain:
+            best = min(plain, key=lambda p: (wild_cards(view, p.key), breaks(p, bombs),
+                                             p.reading.rank_index, cards.size(p.key)))
+            if not breaks(best, bombs):
+                return best
         if any(distance(view, s) <= BOMB_WHEN_OPPONENT_WITHIN for s in opponents(view)):
             return min(plays, key=lambda p: (p.reading.level == 0, p.reading.level,
                                              p.reading.rank_index))

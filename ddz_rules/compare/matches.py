@@ -20,7 +20,7 @@ from typing import Any
 from ddz_rules.bots import LEVELS
 from ddz_rules.compare.results import RowKind
 from ddz_rules.compare.run import MAX_WORKERS, Entrant, RunSpec, entrant_of, run_tasks
-from ddz_rules.compare.runner import bot_for, check_bots, loaded
+from ddz_rules.compare.runner import bot_for, check_bots, loaded, prepare_bots
 from ddz_rules.compare.stats import mean_interval, proportion_interval
 from ddz_rules.errors import UsageError
 from ddz_rules.game import Hand
@@ -161,6 +161,7 @@ def checked_run(ruleset: str, levels: Sequence[str], matches: int) -> Entrant:
     check_matches(matches)
     entrant = entrant_of(ruleset)
     check_bots(entrant.ruleset, list(levels))
+    prepare_bots(entrant.ruleset, list(levels))
     return entrant
 
 
@@ -252,6 +253,7 @@ class MatchComparison:
         entrants = self.run_spec.resolve()
         for entrant in entrants:
             check_bots(entrant.ruleset, [self.weaker])
+            prepare_bots(entrant.ruleset, [self.stronger, self.weaker])
         return entrants
 
     @property

@@ -21,7 +21,7 @@ from typing import Any
 
 from ddz_rules.compare import executors
 from ddz_rules.compare.results import TRACES, ResultsFile, RowKind, Trace
-from ddz_rules.compare.runner import Task, check_bots, ruleset_digest
+from ddz_rules.compare.runner import Task, check_bots, prepare_bots, ruleset_digest
 from ddz_rules.errors import DdzError, UsageError
 from ddz_rules.ruleset import Ruleset, load, names_a_file
 
@@ -86,6 +86,8 @@ class RunSpec:
                         f"'{entrant.id}' ({entrant.ruleset.where('id')}); give each its own id "
                         "so their results are kept apart")
             entrants.append(entrant)
+        for entrant in entrants:
+            prepare_bots(entrant.ruleset, [self.bots])
         return tuple(entrants)
 
     @property

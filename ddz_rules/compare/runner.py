@@ -67,6 +67,13 @@ def check_bots(ruleset: Ruleset, levels: tuple[str, ...] | list[str]) -> None:
                          f"{' or '.join(map(str, BOT_PLAYERS))}")
 
 
+def prepare_bots(ruleset: Ruleset, levels: tuple[str, ...] | list[str]) -> None:
+    """Let each level prepare what it needs for the ruleset (``medium`` fits or loads its
+    outlook) once, in the parent, once every input is checked, rather than in every worker."""
+    for level in levels:
+        LEVELS[level].prepare(ruleset)
+
+
 def ruleset_digest(ruleset: Ruleset) -> str:
     """A digest of everything a ruleset says (its merged document, prose included).
 
