@@ -8,9 +8,10 @@ a 95% interval. ``MEASURES`` is the single list the report, the docs and the tes
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ddz_rules.compare.runner import MAX_REDEALS
 from ddz_rules.compare.stats import interval_name
 
 Trace = dict[str, Any]
@@ -91,7 +92,7 @@ def _seat(seat: int) -> Callable[[Trace], float | None]:
     return lambda t: _side_won(t, seat) if seat < t["players"] else None
 
 
-MEASURES: tuple[Measure, ...] = (
+_HAND_MEASURES: tuple[Measure, ...] = (
     Measure("landlord_win", "landlord win rate",
             "Share of hands the landlord wins.", _landlord_won, proportion=True),
     Measure("landlord_score", "landlord score per hand",
@@ -125,6 +126,10 @@ MEASURES: tuple[Measure, ...] = (
     Measure("redeals", "redeals per hand",
             "Deals thrown in because nobody took the hand, per hand played.",
             lambda t: float(t["redeals"]), low=0),
+    Measure("unplayed", "unplayed hands",
+            f"Share of hands none of whose {MAX_REDEALS} deals anybody took; every other "
+            "measure but the redeals leaves them out.",
+            lambda t: float(t["landlord"] is None), proportion=True),
     Measure("bid", "winning bid", "The winning bid, where the auction has bids.",
             lambda t: float(t["bid"]) if t["bid"] else None, low=1),
     Measure("robs", "robs per hand", "Robs in the auction (call-and-rob families).",
@@ -156,6 +161,20 @@ MEASURES: tuple[Measure, ...] = (
             "for the last time: 0 when it led throughout, near 1 when it came from behind "
             "at the end.", lambda t: t["decisive_at"], low=0, high=1),
 )
+
+#: Measures of every hand, played or not; the others apply only to hands that had a landlord.
+_ANY_HAND = ("redeals", "unplayed")
+
+
+def _played(measure: Measure) -> Measure:
+    """``measure`` where it applies, and only on hands that were played."""
+    if measure.key in _ANY_HAND:
+        return measure
+    of = measure.of
+    return replace(measure, of=lambda t: None if t["landlord"] is None else of(t))
+
+
+MEASURES: tuple[Measure, ...] = tuple(_played(m) for m in _HAND_MEASURES)
 
 BY_KEY = {m.key: m for m in MEASURES}
 

@@ -37,9 +37,11 @@ from ddz_rules.ruleset import Ruleset
 #: Measures shown in the terminal table (all are in JSON and CSV); a row that applies to none
 #: of the rulesets compared (a fourth seat, a partner) is left out.
 TABLE = ("landlord_win", "landlord_score", "peasant_score", "partnered", "multiplier", "bombs",
-         "soft_bombs", "wild_plays", "rockets", "spring", "anti_spring", "redeals", "bid", "robs",
-         "grabs", "decisions", "tricks", "seat0_win", "seat1_win", "seat2_win", "seat3_win",
-         "first_bidder_win", "lead_changes", "decisive_at")
+         "soft_bombs", "wild_plays", "rockets", "spring", "anti_spring", "redeals", "unplayed",
+         "bid", "robs", "grabs", "decisions", "tricks", "seat0_win", "seat1_win", "seat2_win",
+         "seat3_win", "first_bidder_win", "lead_changes", "decisive_at")
+#: Rows of the terminal table left out where they are 0 for every ruleset compared.
+SHOWN_WHEN_SEEN = ("unplayed",)
 
 
 #: Measures of matches shown in the terminal table and charted (all of them).
@@ -173,6 +175,9 @@ def render_table(summary: dict[str, Any]) -> str:
                          justify="right")
     for key in _shown(summary):
         if all(summary["rulesets"][n].get(key) is None for n in names):
+            continue
+        if key in SHOWN_WHEN_SEEN and not any(summary["rulesets"][n][key]["mean"]
+                                              for n in names):
             continue
         measure = measure_of(key)
         row = [measure.label]
