@@ -11,6 +11,7 @@ from ddz_rules.docs.invariants import invariants_page
 from ddz_rules.docs.matrix import matrix_page, side_by_side_page
 from ddz_rules.docs.reference import cli_page, records_page, ruleset_format_page
 from ddz_rules.docs.rulesets import overview_page, page_path, ruleset_page
+from ddz_rules.docs.sensitivity import sensitivity_page
 
 
 def generate(root: Path | None = None) -> dict[str, str]:
@@ -31,6 +32,7 @@ def generate(root: Path | None = None) -> dict[str, str]:
     pages["using/records.md"] = records_page(book)
     pages["using/ruleset-format.md"] = ruleset_format_page(book)
     pages["compare/comparisons.md"] = comparisons_page()
+    pages["compare/sensitivity.md"] = sensitivity_page(book.root)
     return pages
 
 
