@@ -26,11 +26,18 @@ def _belief(ruleset_id: str, **size: int) -> Belief:
 
 
 def _decisions(ruleset_id: str, seed: int) -> Iterator[View]:
-    """Every play decision of a hand played by ``medium`` in every seat."""
+    """Every play decision of a hand played by ``medium`` in every seat (a deal nobody takes
+    is dealt again, from the next seed, up to 64 times)."""
     ruleset = load(ruleset_id)
     bot = MediumBot(ruleset)
-    hand = Hand.new(ruleset, seed, dealer=seed % ruleset.players)
-    rng = random.Random(seed)
+    for attempt in range(64):
+        hand = Hand.new(ruleset, seed * 64 + attempt, dealer=seed % ruleset.players)
+        rng = random.Random(seed)
+        while hand.phase is Phase.AUCTION:
+            assert hand.to_act is not None
+            hand.apply(bot.choose(hand.view(hand.to_act), rng))
+        if hand.result is None:
+            break
     while hand.result is None:
         assert hand.to_act is not None
         view = hand.view(hand.to_act)
