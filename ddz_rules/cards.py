@@ -108,9 +108,12 @@ def pack(counts: Sequence[int]) -> int:
     return key
 
 
+_SHIFTS = tuple(FIELD_BITS * i for i in range(NUM_RANKS))
+
+
 def unpack(key: int) -> tuple[int, ...]:
     """The count vector of a packed card set."""
-    return tuple((key >> (FIELD_BITS * i)) & FIELD_MASK for i in range(NUM_RANKS))
+    return tuple([(key >> shift) & FIELD_MASK for shift in _SHIFTS])
 
 
 def pack_ranks(ranks: Iterable[int]) -> int:

@@ -6,12 +6,13 @@ import random
 from collections.abc import Sequence
 
 from ddz_rules import cards
-from ddz_rules.cards import BIG_JOKER, RANK_INDEX, SMALL_JOKER
+from ddz_rules.cards import BIG_JOKER, FIELD_BITS, FIELD_MASK, RANK_INDEX, SMALL_JOKER
 from ddz_rules.game import ALONE, CALL, PASS, Action, View
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.table import Play, PlayTable, compile_table
 
 TWO = RANK_INDEX["2"]
+assert (SMALL_JOKER, BIG_JOKER) == (TWO + 1, TWO + 2)
 ACE = RANK_INDEX["A"]
 
 
@@ -93,8 +94,8 @@ def control_points(counts: Sequence[int]) -> float:
 
 def control_cards(key: int) -> int:
     """How many control cards (2s, jokers) a card set uses."""
-    counts = cards.unpack(key)
-    return counts[TWO] + counts[SMALL_JOKER] + counts[BIG_JOKER]
+    top = key >> (FIELD_BITS * TWO)  # the 2s, then the small and the big joker
+    return (top & FIELD_MASK) + (top >> FIELD_BITS & FIELD_MASK) + (top >> 2 * FIELD_BITS)
 
 
 def wild_cards(view: View, key: int) -> int:
