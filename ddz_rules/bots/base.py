@@ -101,8 +101,7 @@ def control_cards(key: int) -> int:
 def wild_cards(view: View, key: int) -> int:
     """How many wild cards (laizi) a card set uses: each can stand for what a later play
     needs, so spending one is a cost like spending a control card."""
-    counts = cards.unpack(key)
-    return sum(counts[r] for r in view.wild)
+    return sum(key >> (FIELD_BITS * r) & FIELD_MASK for r in view.wild)
 
 
 def auction_word(legal: Sequence[Action], strength: float, thresholds: Sequence[float]) -> str:
