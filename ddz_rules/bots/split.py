@@ -29,23 +29,52 @@ TWO = RANK_INDEX["2"]
 
 def moves(counts: Sequence[int]) -> int:
     """The fewest plays the greedy split finds for a hand of these counts."""
-    c = list(counts)
     n = 0
-    if c[SMALL_JOKER] and c[BIG_JOKER]:
-        n += 1
-        c[SMALL_JOKER] = c[BIG_JOKER] = 0
+    jokers = counts[SMALL_JOKER] + counts[BIG_JOKER]
+    if counts[SMALL_JOKER] and counts[BIG_JOKER]:
+        n, jokers = 1, 0  # the rocket (both of a second deck's jokers go with it)
+    # The ranks 3 to 2 holding at least one, two, three cards, once the bombs are taken.
+    one = two = three = 0
     for r in range(TWO + 1):
-        if c[r] >= 4:
+        k = counts[r]
+        if k >= 4:
             n += 1
-            c[r] = 0
-    airplanes = _chains(c, width=3, shortest=2)
-    n += len(airplanes) + len(_chains(c, width=2, shortest=3))
+        elif k:
+            bit = 1 << r
+            one |= bit
+            if k >= 2:
+                two |= bit
+                if k == 3:
+                    three |= bit
+    wings = 0
+    while True:  # airplanes: trio chains of two or more, three cards off each rank
+        start, length = _LONGEST[three & _CHAIN_RANKS]
+        if length < 2:
+            break
+        run = ((1 << length) - 1) << start
+        one, two, three = one & ~run, two & ~run, three & ~run
+        n += 1
+        wings += length
+    while True:  # pair chains of three or more: two cards off each rank
+        start, length = _LONGEST[two & _CHAIN_RANKS]
+        if length < 3:
+            break
+        run = ((1 << length) - 1) << start
+        one, two, three = one & ~(run & ~three), two & ~run, three & ~run
+        n += 1
     # The two orders agree up to here; they differ only in whether straights are taken.
-    without = _rest(c, sum(airplanes))
-    straights = _chains(c, width=1, shortest=5)
+    without = _rest(one, two, three, jokers, wings)
+    straights = 0
+    while True:  # straights of five or more: one card off each rank
+        start, length = _LONGEST[one & _CHAIN_RANKS]
+        if length < 5:
+            break
+        run = ((1 << length) - 1) << start
+        one, two, three = one & ~(run & ~two), two & ~(run & ~three), three & ~run
+        straights += 1
     if not straights:
         return n + without
-    return n + min(without, len(straights) + _rest(c, sum(airplanes)))
+    return n + min(without, straights + _rest(one, two, three, jokers, wings))
 
 
 @lru_cache(maxsize=1 << 17)
@@ -54,19 +83,13 @@ def moves_of(key: int) -> int:
     return moves(unpack(key))
 
 
-def _rest(c: list[int], wings: int) -> int:
-    """Plays for what is left once chains are taken: trios (each, and each airplane rank in
-    ``wings``, carrying a single or a pair), pairs and singles."""
-    trios = pairs = singles = 0
-    for r in range(TWO + 1):
-        k = c[r]
-        if k == 3:
-            trios += 1
-        elif k == 2:
-            pairs += 1
-        elif k == 1:
-            singles += 1
-    singles += c[SMALL_JOKER] + c[BIG_JOKER]
+def _rest(one: int, two: int, three: int, jokers: int, wings: int) -> int:
+    """Plays for what is left once chains are taken (the ranks holding at least one, two,
+    three cards, and the jokers): trios (each, and each airplane rank in ``wings``, carrying
+    a single or a pair), pairs and singles."""
+    trios = three.bit_count()
+    pairs = (two & ~three).bit_count()
+    singles = (one & ~two).bit_count() + jokers
     return trios + pairs + singles - min(trios + wings, singles + pairs)
 
 
@@ -86,23 +109,6 @@ def _runs(mask: int) -> tuple[int, int]:
     return best_start, best_len
 
 
-#: :func:`_runs` of every set of ranks from 3 to A (the ranks a chain may use).
-_LONGEST = tuple(_runs(mask) for mask in range(1 << (ACE + 1)))
-
-
-def _chains(c: list[int], width: int, shortest: int) -> list[int]:
-    """Take chains of ``width`` cards per rank, longest first, from 3 up to A; their lengths."""
-    found: list[int] = []
-    mask = 0
-    for r in range(ACE + 1):
-        if c[r] >= width:
-            mask |= 1 << r
-    while True:
-        start, length = _LONGEST[mask]
-        if length < shortest:
-            return found
-        for r in range(start, start + length):
-            c[r] -= width
-            if c[r] < width:
-                mask &= ~(1 << r)
-        found.append(length)
+#: The ranks a chain may use, 3 to A, as bits; :func:`_runs` of every set of them.
+_CHAIN_RANKS = (1 << (ACE + 1)) - 1
+_LONGEST = tuple(_runs(mask) for mask in range(_CHAIN_RANKS + 1))
