@@ -21,22 +21,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ddz_rules.cards import BIG_JOKER, RANK_INDEX, SMALL_JOKER, unpack
+from ddz_rules.cards import BIG_JOKER, FIELD_BITS, FIELD_MASK, RANK_INDEX, SMALL_JOKER, pack
 
 ACE = RANK_INDEX["A"]
 TWO = RANK_INDEX["2"]
+_PLAIN_SHIFTS = tuple((r, FIELD_BITS * r) for r in range(TWO + 1))
+_SMALL_SHIFT, _BIG_SHIFT = FIELD_BITS * SMALL_JOKER, FIELD_BITS * BIG_JOKER
 
 
 def moves(counts: Sequence[int]) -> int:
     """The fewest plays the greedy split finds for a hand of these counts."""
+    return moves_of(pack(counts))
+
+
+@lru_cache(maxsize=1 << 17)
+def moves_of(key: int) -> int:
+    """:func:`moves` of a packed card set, remembered: search asks about the same hands often."""
     n = 0
-    jokers = counts[SMALL_JOKER] + counts[BIG_JOKER]
-    if counts[SMALL_JOKER] and counts[BIG_JOKER]:
+    small, big = key >> _SMALL_SHIFT & FIELD_MASK, key >> _BIG_SHIFT & FIELD_MASK
+    jokers = small + big
+    if small and big:
         n, jokers = 1, 0  # the rocket (both of a second deck's jokers go with it)
     # The ranks 3 to 2 holding at least one, two, three cards, once the bombs are taken.
     one = two = three = 0
-    for r in range(TWO + 1):
-        k = counts[r]
+    for r, shift in _PLAIN_SHIFTS:
+        k = key >> shift & FIELD_MASK
         if k >= 4:
             n += 1
         elif k:
@@ -75,12 +84,6 @@ def moves(counts: Sequence[int]) -> int:
     if not straights:
         return n + without
     return n + min(without, straights + _rest(one, two, three, jokers, wings))
-
-
-@lru_cache(maxsize=1 << 17)
-def moves_of(key: int) -> int:
-    """:func:`moves` of a packed card set, remembered: search asks about the same hands often."""
-    return moves(unpack(key))
 
 
 def _rest(one: int, two: int, three: int, jokers: int, wings: int) -> int:
