@@ -327,6 +327,8 @@ class Hand:
         """The wild ranks drawn so far, in the order ``wild.drawn`` lists them: those it draws
         before the auction from the deal on, the others once the landlord has taken the
         kitty."""
+        if not self.deal.wild:
+            return ()
         past_auction = self.landlord is not None
         return tuple(rank for rank, when in zip(self.deal.wild, self.ruleset.wild_drawn,
                                                 strict=True)

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddz_rules import load
-from ddz_rules.bots.belief import Belief
+from ddz_rules.bots.belief import Belief, Model
 from ddz_rules.bots.medium import MediumBot
 from ddz_rules.bots.worlds import replayed, sample_deal, story_of
-from ddz_rules.game import Hand, Phase, View
+from ddz_rules.game import Action, Hand, Phase, View
 from ddz_rules.table import compile_table
 
 SMALL = {"particles": 4, "draws": 24, "moves": 2}
@@ -26,24 +26,22 @@ def _belief(ruleset_id: str, **size: int) -> Belief:
 
 
 def _decisions(ruleset_id: str, seed: int) -> Iterator[View]:
-    """Every play decision of a hand played by ``medium`` in every seat (a deal nobody takes
-    is dealt again, from the next seed, up to 64 times)."""
+    """Every play decision of a hand played by ``medium`` in every seat (dealt again, from
+    other seeds, while every seat passes in the auction)."""
     ruleset = load(ruleset_id)
     bot = MediumBot(ruleset)
     for attempt in range(64):
-        hand = Hand.new(ruleset, seed * 64 + attempt, dealer=seed % ruleset.players)
-        rng = random.Random(seed)
-        while hand.phase is Phase.AUCTION:
+        deal_seed = seed + 1_000_003 * attempt
+        hand = Hand.new(ruleset, deal_seed, dealer=seed % ruleset.players)
+        rng = random.Random(deal_seed)
+        while hand.result is None:
             assert hand.to_act is not None
-            hand.apply(bot.choose(hand.view(hand.to_act), rng))
-        if hand.result is None:
-            break
-    while hand.result is None:
-        assert hand.to_act is not None
-        view = hand.view(hand.to_act)
-        if view.phase is Phase.PLAY:
-            yield view
-        hand.apply(bot.choose(view, rng))
+            view = hand.view(hand.to_act)
+            if view.phase is Phase.PLAY:
+                yield view
+            hand.apply(bot.choose(view, rng))
+        if not hand.result.redeal:
+            return
 
 
 @pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "marked-card"])
@@ -111,3 +109,84 @@ def test_believed_worlds_explain_the_others_better_than_uniform_ones() -> None:
         uniform += sum(misses(view, replayed(view, ruleset, sample_deal(view, ruleset, rng), table))
                        for _ in range(8))
     assert believed < uniform / 2
+
+
+class _Checked(Model):
+    """A model whose every remembered choice is checked against ``medium`` asked afresh."""
+
+    checked = 0
+
+    def act(self, hand: Hand) -> Action:
+        found = super().act(hand)
+        assert hand.to_act is not None
+        assert found == self.model.choose(hand.view(hand.to_act), random.Random(0))
+        self.checked += 1
+        return found
+
+
+@pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "four-player", "laizi"])
+def test_the_model_remembers_only_what_medium_would_do_again(ruleset_id: str) -> None:
+    """:class:`Model` remembers ``medium``'s play by the position a seat sees (its cards, the
+    trick, the hand sizes, the plays each seat has made, the multipliers, the sides, the bid).
+    That only saves time while ``medium``'s play reads nothing else of the view; this fails the
+    day it does, in the positions of playouts from believed worlds."""
+    ruleset = load(ruleset_id)
+    model = _Checked(MediumBot(ruleset))
+    for seed in range(3):
+        views = list(_decisions(ruleset_id, seed))
+        for view in views[::4]:
+            model.forget()
+            world = _belief(ruleset_id).worlds(view)[0]
+            for first in world.legal_actions()[:3]:
+                model.playout(world, first)
+    assert model.checked > 100
+
+
+@pytest.mark.parametrize("ruleset_id", ["classic", "two-player"])
+def test_a_remembered_playout_is_the_plain_playout(ruleset_id: str) -> None:
+    """A playout that the memos finish early (a transposition, a position seen before) ends as
+    ``medium`` playing every seat to the end would: the same actions, the same scores."""
+    ruleset = load(ruleset_id)
+    bot = MediumBot(ruleset)
+    model = Model(bot)
+    for seed in range(4):
+        views = list(_decisions(ruleset_id, seed))
+        world = _belief(ruleset_id).worlds(views[len(views) // 2])[0]
+        for first in [None, *world.legal_actions()[:4]]:
+            line, scores = model.playout(world, first)
+            plain = world.clone()
+            actions = []
+            if first is not None:
+                plain.apply(first)
+                actions.append(first)
+            while plain.result is None:
+                assert plain.to_act is not None
+                actions.append(bot.choose(plain.view(plain.to_act), random.Random(0)))
+                plain.apply(actions[-1])
+            assert (line, scores) == (tuple(actions), plain.result.scores)
+        assert model.endings  # the memos were used
+
+
+def test_extreme_costs_a_bounded_number_of_medium_hands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What keeps ``extreme`` usable for comparisons: its belief and search ask ``medium`` to
+    weigh (rank) at most 60 times as many plays, over a ``classic`` hand with every seat
+    ``extreme``, as ``medium`` weighs playing the same deal alone (about 25 times, with the
+    defaults). Counted, not timed: no clock decides it."""
+    from ddz_rules.compare.runner import Task, play_task
+
+    weighed = [0]
+    choose = MediumBot.choose
+
+    def counting(self: MediumBot, view: View, rng: random.Random) -> Action:
+        if view.phase is Phase.PLAY:
+            weighed[0] += len(view.legal)
+        return choose(self, view, rng)
+
+    monkeypatch.setattr(MediumBot, "choose", counting)
+    cost = {}
+    for level in ("medium", "extreme"):
+        weighed[0] = 0
+        for index in range(3):
+            play_task(Task("classic", level, 17, index))
+        cost[level] = weighed[0]
+    assert 0 < cost["extreme"] <= 60 * cost["medium"]

@@ -98,10 +98,10 @@ class MediumBot(Bot):
         if finishing:
             return [*finishing, *(p for p in plays if p not in finishing)]
         danger = any(distance(view, s) <= DANGER for s in opponents(view))
-        if view.to_beat is not None and view.to_beat_seat in view.teammates:
-            return [PASS, *plays] if can_pass else list(plays)
         ordered = sorted(plays, key=lambda p: self._score(view, p, danger))
         scored: list[Action] = list(ordered)
+        if view.to_beat is not None and view.to_beat_seat in view.teammates:
+            return [PASS, *scored] if can_pass else scored  # a teammate's play stands
         if view.to_beat is None:
             lead = self._lead_to_partner(view, plays)
             return [*lead, *(p for p in ordered if p not in lead)]
@@ -122,7 +122,8 @@ class MediumBot(Bot):
         score = float(moves_of(rest))
         if play.reading.level > 0 and not danger:
             score += 3.0 - DOUBLING * self._doubling(view, play)
-        score += (0.0 if danger else 0.6) * (control_cards(play.key) + wild_cards(view, play.key))
+        spent = control_cards(play.key) + (wild_cards(view, play.key) if view.wild else 0)
+        score += (0.0 if danger else 0.6) * spent
         if danger and view.to_beat is None and cards.size(play.key) == 1:
             score += 1.5  # a lone single is what a nearly finished opponent wants
         return score, play.reading.rank_index
