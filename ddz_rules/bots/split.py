@@ -25,7 +25,8 @@ from ddz_rules.cards import BIG_JOKER, FIELD_BITS, FIELD_MASK, RANK_INDEX, SMALL
 
 ACE = RANK_INDEX["A"]
 TWO = RANK_INDEX["2"]
-_PLAIN_SHIFTS = tuple((r, FIELD_BITS * r) for r in range(TWO + 1))
+#: (bit, shift) of each rank 3 to 2: its bit in a rank mask, its field in a packed key.
+_PLAIN_FIELDS = tuple((1 << r, FIELD_BITS * r) for r in range(TWO + 1))
 _SMALL_SHIFT, _BIG_SHIFT = FIELD_BITS * SMALL_JOKER, FIELD_BITS * BIG_JOKER
 
 
@@ -44,12 +45,11 @@ def moves_of(key: int) -> int:
         n, jokers = 1, 0  # the rocket (both of a second deck's jokers go with it)
     # The ranks 3 to 2 holding at least one, two, three cards, once the bombs are taken.
     one = two = three = 0
-    for r, shift in _PLAIN_SHIFTS:
+    for bit, shift in _PLAIN_FIELDS:
         k = key >> shift & FIELD_MASK
         if k >= 4:
             n += 1
         elif k:
-            bit = 1 << r
             one |= bit
             if k >= 2:
                 two |= bit
