@@ -3,7 +3,8 @@
 ``standard``: bids on control cards, leads low (the lowest card, in the play that sheds the
 most cards with it), answers with the smallest play that beats, keeps its bombs (never spent as
 plain plays) for an opponent about to go out. ``medium``: bids by expected score under the
-ruleset's stakes, and weighs what a bomb or a spring pays.
+ruleset's stakes, and weighs what a bomb or a spring pays. ``extreme``: plays better than
+``medium``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ddz_rules import cards, load
 from ddz_rules.bots import make_bot
 from ddz_rules.bots.base import control_points
 from ddz_rules.bots.standard import BID_AT, StandardBot
+from ddz_rules.compare.runner import Task, play_task
 from ddz_rules.game import PASS, Hand, Phase
 
 from .positions import load_positions, play_view
@@ -76,3 +78,22 @@ def test_standard_bids_on_control_cards() -> None:
         assert bot.choose(view, random.Random(0)) == (str(wanted) if wanted else PASS)
         checked += 1
     assert checked == 60
+
+
+def _landlord_scores(ruleset_id: str, deals: int, **seats: str) -> list[int]:
+    """The landlord's score on hands 0..deals-1 of seed 7, ``medium`` bidding everywhere and
+    the landlord and peasants played by the levels ``seats`` names (``medium`` by default)."""
+    tasks = [Task(ruleset_id, "medium", 7, i, **seats) for i in range(deals)]
+    return [t["scores"][t["landlord"]] for t in map(play_task, tasks)]
+
+
+@pytest.mark.parametrize(("ruleset_id", "deals"), [("classic", 120), ("two-player", 160)])
+def test_extreme_plays_the_landlord_better_than_medium(ruleset_id: str, deals: int) -> None:
+    """``extreme`` is the strongest level: on the same deals and auctions, the landlord it
+    plays scores more than the one ``medium`` plays (about +1.9 points a classic deal and +0.8
+    a two-player deal over 600 in ``benchmarks/bench_extreme.py``; here fewer, seeded)."""
+    baseline = _landlord_scores(ruleset_id, deals)
+    searched = _landlord_scores(ruleset_id, deals, landlord_bot="extreme")
+    gains = [a - b for a, b in zip(searched, baseline, strict=True)]
+    assert sum(gains) > 0
+    assert sum(g > 0 for g in gains) > sum(g < 0 for g in gains)
