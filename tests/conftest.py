@@ -51,6 +51,7 @@ def local_cluster(**options: Any) -> Any:
     bare AssertionError). This waits, boundedly, for them to end, and tries a cluster whose
     loop did not start once more: the cluster is the tests' machinery, not what they test.
     """
+    import gc
     import threading
 
     import distributed
@@ -58,6 +59,10 @@ def local_cluster(**options: Any) -> Any:
     for thread in threading.enumerate():
         if thread.name == "ddz-dask-connect":
             thread.join(20)
+    # A Dask object an earlier test left unreachable closes itself when collected; collected
+    # inside the new cluster's start (a thread's start can trigger it), its close waits on the
+    # lock that start holds, and both hang. Collect now, while no such lock is held.
+    gc.collect()
     try:
         return distributed.LocalCluster(dashboard_address=None, processes=False, **options)
     except AssertionError:  # the loop thread missed its start; the cause is gone or not

@@ -168,21 +168,32 @@ def connect(address: str) -> Any:
     """
     check_address(address)
     box: dict[str, Any] = {}
+    handover = threading.Lock()
 
     def attempt() -> None:
         from distributed import Client
 
         try:
-            box["client"] = Client(  # type: ignore[no-untyped-call]
+            client = Client(  # type: ignore[no-untyped-call]
                 address, timeout=f"{int(CONNECT_SECONDS)}s")
         except BaseException as exc:  # the reason is reported on the caller's thread
             box["error"] = exc
+            return
+        with handover:
+            if not box.get("abandoned"):
+                box["client"] = client
+                return
+        # Connected after the caller gave up: close it here, rather than leave it to a
+        # finaliser that may run on any thread at any time (and close it under a lock there).
+        client.close()  # type: ignore[no-untyped-call]
 
     thread = threading.Thread(target=attempt, name="ddz-dask-connect", daemon=True)
     thread.start()
     thread.join(CONNECT_SECONDS + 5)
-    if "client" in box:
-        return box["client"]
+    with handover:
+        if "client" in box:
+            return box["client"]
+        box["abandoned"] = True
     if thread.is_alive():
         reason = f"no answer in {CONNECT_SECONDS + 5:.0f} s (is it a Dask scheduler?)"
     else:
