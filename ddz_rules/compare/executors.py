@@ -197,9 +197,12 @@ def connect(address: str) -> Any:
     if thread.is_alive():
         reason = f"no answer in {CONNECT_SECONDS + 5:.0f} s (is it a Dask scheduler?)"
     else:
-        exc = box.get("error")
+        exc = box.pop("error", None)
         first = str(exc).splitlines()[0] if exc is not None and str(exc) else ""
         reason = first[:200] or type(exc).__name__
+        # The error's traceback holds the half-made client: let it go now, on this thread,
+        # not whenever a collection happens to find the cycle.
+        del exc
     raise UsageError(f"cannot reach the Dask scheduler at {address}: {reason}")
 
 
