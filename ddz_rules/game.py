@@ -296,7 +296,8 @@ class Hand:
         other.hands = list(self.hands)
         other.log = list(self.log)
         other.public_plays = list(self.public_plays)
-        other.auction = copy.deepcopy(self.auction)
+        # A finished auction never changes again: share it (copying it is most of a clone).
+        other.auction = self.auction if self.auction.done else copy.deepcopy(self.auction)
         other.events = list(self.events)
         other.plays_by_seat = list(self.plays_by_seat)
         return other

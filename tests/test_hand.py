@@ -222,3 +222,21 @@ def test_a_view_does_not_depend_on_cards_the_seat_cannot_see(ruleset_id: str, se
         other.apply(action)
     assert other.view(seat) == hand.view(seat)
     assert cards_in_play(other) == ruleset.deck_key
+
+
+@pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "four-player"])
+def test_a_clone_plays_on_without_changing_the_hand_it_was_cloned_from(ruleset_id: str) -> None:
+    """Search plays out clones, in the auction and in the play (where the finished auction is
+    shared, not copied): the original is left exactly as it was."""
+    ruleset = load(ruleset_id)
+    for seed in range(6):
+        hand = Hand.new(ruleset, seed)
+        rng = random.Random(seed)
+        while hand.result is None:
+            assert hand.to_act is not None
+            before = hand.view(hand.to_act), hand.auction.history[:], list(hand.hands)
+            other = hand.clone()
+            while other.result is None:
+                other.apply(rng.choice(other.legal_actions()))
+            assert (hand.view(hand.to_act), hand.auction.history, hand.hands) == before
+            hand.apply(rng.choice(hand.legal_actions()))

@@ -71,14 +71,17 @@ _MODEL_SEED = 0
 
 @dataclass
 class Particle:
-    """One world: a deal, the hand it reaches through the story so far, and how many of the
-    other seats' actions the model would not have taken in it."""
+    """One world: the hand a deal reaches through the story so far, and how many of the other
+    seats' actions the model would not have taken in it."""
 
-    deal: Deal
     hand: Hand
     misses: int
     #: Of the misses, those in the auction (and the landlord's call).
     said: int = 0
+
+    @property
+    def deal(self) -> Deal:
+        return self.hand.deal
 
 
 class Model:
@@ -169,7 +172,7 @@ class Model:
                                                                         tuple[int, ...]]:
         """The model's line from ``hand`` (after ``first``, if given), played to the end in
         every seat on a copy: its actions, ``first`` included, and the scores it ends in."""
-        out = _clone(hand)
+        out = hand.clone()
         actions: list[Action] = []
         states: list[tuple[object, ...]] = []
         if first is not None:
@@ -195,21 +198,6 @@ class Model:
         for i, state in enumerate(states):
             self.endings[state] = (line, offset + i, scores)
         return line, scores
-
-
-def _clone(hand: Hand) -> Hand:
-    """``hand.clone()``, sharing the auction once the play has begun: it is finished then and
-    never changes again, and copying it deeply is most of what a clone costs."""
-    if hand.phase is not Phase.PLAY:
-        return hand.clone()
-    auction = hand.auction
-    hand.auction = None  # type: ignore[assignment]
-    try:
-        out = hand.clone()
-    finally:
-        hand.auction = auction
-    out.auction = auction
-    return out
 
 
 def _state(hand: Hand) -> tuple[object, ...]:
@@ -404,7 +392,7 @@ class Belief:
             moved = self._moved(view, story, step, parent, _swap(parent, view, rng), judged)
             if moved is not None:
                 return moved
-        return Particle(parent.deal, _clone(parent.hand), parent.misses, parent.said)
+        return Particle(parent.hand.clone(), parent.misses, parent.said)
 
     def _moved(self, view: View, story: Story, step: int, parent: Particle,
                moves: Moves | None, judged: bool) -> Particle | None:
@@ -417,7 +405,7 @@ class Belief:
         if isinstance(action, Play) and not cards.contains(_held_after(parent, moves, actor),
                                                            action.key):
             return None
-        moved = _exchanged(parent, _dealt_after(parent.deal, moves), moves)
+        moved = _exchanged(parent, moves)
         if judged and self.model.expected(moved.hand) != action:
             return None
         said = self._said(view.seat, story, len(story) - len(view.plays), moved.deal,
@@ -470,7 +458,7 @@ class Belief:
                     if misses > cap:
                         return None
             hand.apply(action)
-        return Particle(deal, hand, misses, misses)
+        return Particle(hand, misses, misses)
 
 
 #: Cards to move between holders of a particle: (giver, taker, rank), -1 for the undealt cards.
@@ -553,31 +541,23 @@ def _held_after(particle: Particle, moves: Moves, seat: int) -> int:
     return held
 
 
-def _dealt_after(deal: Deal, moves: Moves) -> Deal:
-    """``deal`` with ``moves`` made."""
-    hands, undealt = list(deal.hands), deal.undealt
+def _exchanged(particle: Particle, moves: Moves) -> Particle:
+    """``particle`` with ``moves`` made in its deal, in the state the public story reaches on
+    the new deal: the state reached on the old one with the same moves, as only cards not yet
+    played move."""
+    deal = particle.deal
+    state = particle.hand.clone()
+    dealt, undealt = list(deal.hands), deal.undealt
     for giver, taker, rank in moves:
         one = 1 << (cards.FIELD_BITS * rank)
         for holder, change in ((giver, -one), (taker, one)):
             if holder < 0:
                 undealt += change
             else:
-                hands[holder] += change
-    return dataclasses.replace(deal, hands=tuple(hands), undealt=undealt)
-
-
-def _exchanged(particle: Particle, deal: Deal, moves: Moves) -> Particle:
-    """``particle`` on ``deal`` (its deal with ``moves`` made), in the state the public story
-    reaches on it: the state reached on the old deal, with the same moves, as only cards not
-    yet played move."""
-    state = _clone(particle.hand)
-    for giver, taker, rank in moves:
-        one = 1 << (cards.FIELD_BITS * rank)
-        for holder, change in ((giver, -one), (taker, one)):
-            if holder >= 0:
+                dealt[holder] += change
                 state.hands[holder] += change
-    state.deal = deal
-    return Particle(deal, state, particle.misses, particle.said)
+    state.deal = dataclasses.replace(deal, hands=tuple(dealt), undealt=undealt)
+    return Particle(state, particle.misses, particle.said)
 
 
 def _common(a: int, b: int) -> int:
