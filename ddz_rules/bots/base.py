@@ -101,6 +101,8 @@ def control_cards(key: int) -> int:
 def wild_cards(view: View, key: int) -> int:
     """How many wild cards (laizi) a card set uses: each can stand for what a later play
     needs, so spending one is a cost like spending a control card."""
+    if not view.wild:
+        return 0
     return sum(key >> (FIELD_BITS * r) & FIELD_MASK for r in view.wild)
 
 

@@ -122,8 +122,7 @@ class MediumBot(Bot):
         score = float(moves_of(rest))
         if play.reading.level > 0 and not danger:
             score += 3.0 - DOUBLING * self._doubling(view, play)
-        spent = control_cards(play.key) + (wild_cards(view, play.key) if view.wild else 0)
-        score += (0.0 if danger else 0.6) * spent
+        score += (0.0 if danger else 0.6) * (control_cards(play.key) + wild_cards(view, play.key))
         if danger and view.to_beat is None and cards.size(play.key) == 1:
             score += 1.5  # a lone single is what a nearly finished opponent wants
         return score, play.reading.rank_index
