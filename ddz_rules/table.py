@@ -39,6 +39,11 @@ from ddz_rules.restrictions import rank_reason, whole_reason
 from ddz_rules.ruleset import CombinationType, Ruleset
 from ddz_rules.wilds import Fills, wild_count
 
+try:  # built at install where a C compiler is found (hatch_build.py); else the same in Python
+    from ddz_rules import _kernel
+except ImportError:  # no compiler at install, or DDZ_PURE_PYTHON=1
+    _kernel = None  # type: ignore[assignment]
+
 #: Most readings one enumeration may produce: the whole table, or the plays of one hand.
 #: Measured on two cores: ``ddz check`` of a table just under it (976,843 readings) takes about
 #: 25 s and 730 MB, so the limit keeps any check under ~30 s and ~1 GB; the bundled tables hold
@@ -357,7 +362,7 @@ class PlayTable:
         fills_of, can_start = fills.of_run, fills.can_start
         wild_bits = sum(1 << r for r in wild)
         kinds = self._kinds.kinds
-        shared: list[list[int] | None] = [None] * len(kinds)
+        shared: list[_Choices | None] = [None] * len(kinds)
         groups, wild_runs = runs
         made: list[list[list[int]] | None] = [None] * len(groups)
         out: list[Play] = []
@@ -377,13 +382,16 @@ class PlayTable:
                     continue
                 plain = body.play
                 if plain is not None:
-                    out += map(_new_play, repeat(Play), zip(made_of, repeat(plain.reading)))
+                    if _kernel is None:
+                        out += map(_new_play, repeat(Play), zip(made_of, repeat(plain.reading)))
+                    else:
+                        _kernel.plain_plays(Play, made_of, plain.reading, out)
                     continue
                 every = None
                 if kind >= 0:
                     every = shared[kind]
                     if every is None:
-                        every = shared[kind] = _choose(*kinds[kind], hand)
+                        every = shared[kind] = _choices(_choose(*kinds[kind], hand))
                 both = kicker_ranks & wild_bits
                 clash = len(made_of) > 1 and bool(chain_kickers & ~wild_bits or both & (both - 1))
                 _wild_kicker_plays(body, readings, fields, made_of, hand, clash, every, out)
@@ -808,9 +816,18 @@ def _wild_runs(runs: Runs, kinds: _Kinds) -> WildRuns:
 #: function call per play, where listing thousands of them is most of the cost).
 _new_play = tuple.__new__
 
+#: A hand's kicker choices of one kind (:class:`_Kinds`), and the same packed for the compiled
+#: kernel (None where it was not built).
+_Choices = tuple[list[int], bytes | None]
+
+
+def _choices(every: list[int]) -> _Choices:
+    """A kind's kicker choices from one hand, packed once for the kernel where it was built."""
+    return every, (None if _kernel is None else _kernel.pack(every))
+
 
 def _wild_kicker_plays(body: _Body, readings: dict[int, Reading | None], fields: int,
-                       fills: list[int], hand: int, clash: bool, every: list[int] | None,
+                       fills: list[int], hand: int, clash: bool, every: _Choices | None,
                        out: list[Play]) -> None:
     """Append the plays of ``body`` made each of the ways ``fills`` (packed cards), with every
     allowed set of kickers from the rest of ``hand`` (``fields``: the bit fields of its kicker
@@ -820,13 +837,27 @@ def _wild_kicker_plays(body: _Body, readings: dict[int, Reading | None], fields:
     :class:`_Kinds`) that the cards it leaves of the kicker ranks contain, in the same order;
     a body of no kind finds its own. With ``clash``, a card set two fills can make keeps its
     lowest kickers, in the order of first appearance.
+
+    Where the compiled kernel was built (``ddz_rules/_kernel.c``), it runs this loop for a body
+    of a kind without ``clash``, play for play as the Python below does.
     """
     guard = cards.GUARD
+    packed = None if every is None or clash else every[1]
+    if packed is not None and every is not None:
+        keys = every[0]
+        for _ in range(2):
+            try:
+                _kernel.kicker_plays(Play, fills, hand, fields, guard, keys, packed, readings, out)
+                return
+            except KeyError:  # a kicker set not met before: learn them all, then go again
+                for fill in fills:
+                    top = ((hand - fill) & fields) | guard
+                    _learn(body, readings, [k for k in keys if (top - k) & guard == guard])
     found: dict[int, Play] = {}
     plays: list[Play] = []
     for fill in fills:
         rest = hand - fill
-        keys = _kicker_keys(body, rest) if every is None else every
+        keys = _kicker_keys(body, rest) if every is None else every[0]
         top = (rest & fields) | guard
         for _ in range(2):
             try:
