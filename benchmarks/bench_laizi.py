@@ -19,6 +19,10 @@ The issue's target is under 2 ms on average for a 20-card ``laizi`` hand holding
 leading and answering. No peer engine implements laizi, so there is no ratio; the 0-wild rows
 are the natural game for scale. Timing as in ``bench_four_player.py``: the first batch, then
 the best of three, per hand.
+
+Where the play table's compiled kernel was built (``ddz_rules/_kernel.c``, at install where a C
+compiler is found), each row is also timed with it switched off, the same hands in the same
+run: the ``python`` columns are what a machine without a compiler gets.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from bench_four_player import best_ms  # this script's directory is on sys.path
 from bench_plays import machine, machine_line, publish
 
 from ddz_rules import cards, load
+from ddz_rules import table as table_module
 from ddz_rules.table import Play, PlayTable
 
 DEFAULT_HANDS = 200
@@ -70,8 +75,20 @@ def time_row(table: PlayTable, held: int, n: int, seed: int) -> dict[str, Any]:
     lead_first, lead = best_ms(lambda: [touch(table.leads(h, wild)) for h in hands], n)
     answer_first, answer = best_ms(
         lambda: [touch(table.answers(h, p.reading, wild)) for h, p in pairs], n)
+    python: dict[str, float | None] = {"lead_python_ms": None, "answer_python_ms": None}
+    kernel = table_module._kernel
+    if kernel is not None:  # the same hands again, the kernel switched off
+        table_module._kernel = None  # type: ignore[assignment]
+        try:
+            python["lead_python_ms"] = best_ms(
+                lambda: [touch(table.leads(h, wild)) for h in hands], n)[1]
+            python["answer_python_ms"] = best_ms(
+                lambda: [touch(table.answers(h, p.reading, wild)) for h, p in pairs], n)[1]
+        finally:
+            table_module._kernel = kernel
     return {"ruleset": table.ruleset.id, "wilds_held": held, "lead_ms": lead,
             "lead_first_ms": lead_first, "answer_ms": answer, "answer_first_ms": answer_first,
+            **python,
             "plays_per_lead": statistics.fmean(len(table.leads(h, wild)) for h in hands),
             "plays_per_answer": statistics.fmean(len(table.answers(h, p.reading, wild))
                                                  for h, p in pairs)}
@@ -87,26 +104,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     opts = parser.parse_args(argv)
     if opts.hands < 1:
         parser.error("--hands must be at least 1")
-    meta = {**machine(), "hands": opts.hands, "seed": opts.seed}
+    compiled = table_module._kernel is not None
+    meta = {**machine(), "hands": opts.hands, "seed": opts.seed, "kernel": compiled}
     rows = []
     for ruleset_id, most in (("laizi", 4), ("laizi-two", 8)):
         table = PlayTable(load(ruleset_id))
         rows += [time_row(table, held, opts.hands, opts.seed) for held in range(most + 1)]
     lines = [f"legal plays with wild cards: {opts.hands} seeded 20-card hands per row, seed "
-             f"{opts.seed}; ms per hand, best of 3 (first pass in brackets)",
+             f"{opts.seed}; ms per hand, best of 3 (first pass in brackets); compiled kernel: "
+             + ("built (the python columns: the same hands with it off)" if compiled
+                else "not built (every column is the Python path)"),
              machine_line(meta), "",
-             f"{'ruleset':<10} {'wilds':>5} {'lead ms':>16} {'plays':>7} {'answer ms':>16} "
-             f"{'plays':>7}"]
+             f"{'ruleset':<10} {'wilds':>5} {'lead ms':>16} {'python':>7} {'plays':>7} "
+             f"{'answer ms':>16} {'python':>7} {'plays':>7}"]
+
+    def ms(value: float | None) -> str:
+        return "-" if value is None else f"{value:.3f}"
+
     for r in rows:
         lines.append(f"{r['ruleset']:<10} {r['wilds_held']:>5} "
                      f"{r['lead_ms']:>7.3f} [{r['lead_first_ms']:>6.3f}] "
-                     f"{r['plays_per_lead']:>7.0f} {r['answer_ms']:>7.3f} "
-                     f"[{r['answer_first_ms']:>6.3f}] {r['plays_per_answer']:>7.1f}")
+                     f"{ms(r['lead_python_ms']):>7} {r['plays_per_lead']:>7.0f} "
+                     f"{r['answer_ms']:>7.3f} [{r['answer_first_ms']:>6.3f}] "
+                     f"{ms(r['answer_python_ms']):>7} {r['plays_per_answer']:>7.1f}")
     four = next(r for r in rows if r["ruleset"] == "laizi" and r["wilds_held"] == 4)
     met = max(four["lead_ms"], four["answer_ms"]) < TARGET_MS
     lines += ["", f"target: a 20-card laizi hand holding 4 wilds under {TARGET_MS:g} ms leading "
               f"and answering: {'met' if met else 'NOT MET'} (lead {four['lead_ms']:.2f} ms, "
-              f"answer {four['answer_ms']:.2f} ms)"]
+              f"answer {four['answer_ms']:.2f} ms, "
+              + ("with the compiled kernel)" if compiled else "in Python)")]
+    if compiled:
+        slow = max(four["lead_python_ms"], four["answer_python_ms"]) < TARGET_MS
+        lines.append(f"without the kernel: {'met' if slow else 'NOT MET'} (lead "
+                     f"{four['lead_python_ms']:.2f} ms, answer {four['answer_python_ms']:.2f} ms)")
     publish("\n".join(lines), {"meta": meta, "rows": rows, "target_ms": TARGET_MS}, opts.json)
     return 0
 
