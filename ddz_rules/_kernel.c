@@ -81,10 +81,16 @@ append_play(PyTypeObject *play_type, PyObject *out, PyObject *key, PyObject *rea
 static PyObject *
 undo(PyObject *out, Py_ssize_t start)
 {
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject *raised = PyErr_GetRaisedException();
+    PyList_SetSlice(out, start, PyList_GET_SIZE(out), NULL);
+    PyErr_SetRaisedException(raised);
+#else
     PyObject *type, *value, *traceback;
     PyErr_Fetch(&type, &value, &traceback);
     PyList_SetSlice(out, start, PyList_GET_SIZE(out), NULL);
     PyErr_Restore(type, value, traceback);
+#endif
     return NULL;
 }
 
