@@ -11,6 +11,7 @@ leaves a stale one behind); a wheel carries it.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import sysconfig
 import tempfile
@@ -54,9 +55,9 @@ class KernelHook(BuildHookInterface):  # type: ignore[type-arg]
             Path(self.root, MODULE.replace(".", "/") + suffix).unlink(missing_ok=True)
         if os.environ.get("DDZ_PURE_PYTHON"):
             return
-        work = Path(tempfile.mkdtemp(prefix="ddz-kernel-"))
+        self._work = Path(tempfile.mkdtemp(prefix="ddz-kernel-"))  # gone in finalize
         try:
-            built = compile_kernel(Path(self.root), version == "editable", work)
+            built = compile_kernel(Path(self.root), version == "editable", self._work)
         except Exception as error:  # no compiler, no headers: the Python path serves
             print(f"ddz-rules: the compiled kernel was not built ({type(error).__name__}: "
                   f"{error}); listing plays with wild cards runs in Python, slower",
@@ -66,3 +67,9 @@ class KernelHook(BuildHookInterface):  # type: ignore[type-arg]
         build_data["infer_tag"] = True
         if version != "editable":
             build_data["force_include"][str(built)] = f"ddz_rules/{built.name}"
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        """Remove the build's scratch folder once the wheel holds the kernel."""
+        work = getattr(self, "_work", None)
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)
