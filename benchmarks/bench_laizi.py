@@ -72,18 +72,24 @@ def time_row(table: PlayTable, held: int, n: int, seed: int) -> dict[str, Any]:
         other = cards.pack_ranks(rng.sample(deck, 17))
         previous.append(rng.choice(table.leads(other, wild)))
     pairs = list(zip(hands, previous, strict=True))
-    lead_first, lead = best_ms(lambda: [touch(table.leads(h, wild)) for h in hands], n)
-    answer_first, answer = best_ms(
-        lambda: [touch(table.answers(h, p.reading, wild)) for h, p in pairs], n)
+
+    def leads() -> None:
+        for h in hands:
+            touch(table.leads(h, wild))
+
+    def answers() -> None:
+        for h, p in pairs:
+            touch(table.answers(h, p.reading, wild))
+
+    lead_first, lead = best_ms(leads, n)
+    answer_first, answer = best_ms(answers, n)
     python: dict[str, float | None] = {"lead_python_ms": None, "answer_python_ms": None}
     kernel = table_module._kernel
     if kernel is not None:  # the same hands again, the kernel switched off
         table_module._kernel = None  # type: ignore[assignment]
         try:
-            python["lead_python_ms"] = best_ms(
-                lambda: [touch(table.leads(h, wild)) for h in hands], n)[1]
-            python["answer_python_ms"] = best_ms(
-                lambda: [touch(table.answers(h, p.reading, wild)) for h, p in pairs], n)[1]
+            python["lead_python_ms"] = best_ms(leads, n)[1]
+            python["answer_python_ms"] = best_ms(answers, n)[1]
         finally:
             table_module._kernel = kernel
     return {"ruleset": table.ruleset.id, "wilds_held": held, "lead_ms": lead,

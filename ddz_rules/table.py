@@ -842,8 +842,7 @@ def _wild_kicker_plays(body: _Body, readings: dict[int, Reading | None], fields:
     of a kind without ``clash``, play for play as the Python below does.
     """
     guard = cards.GUARD
-    packed = None if every is None or clash else every[1]
-    if packed is not None and every is not None:
+    if every is not None and (packed := every[1]) is not None and not clash:
         keys = every[0]
         for _ in range(2):
             try:

@@ -40,11 +40,11 @@ def test_the_kernel_is_built_where_a_compiler_is() -> None:
     assert kernel is not None, "a C compiler is here, yet ddz_rules._kernel was not built"
 
 
-def plays_both_ways(table: PlayTable, hand: int, wild: tuple[int, ...],
-                    monkeypatch: pytest.MonkeyPatch) -> tuple[list[Play], list[Play]]:
+def plays_both_ways(table: PlayTable, hand: int,
+                    wild: tuple[int, ...]) -> tuple[list[Play], list[Play]]:
     """The leads of ``hand`` with the kernel, then with the Python path."""
     compiled = table.leads(hand, wild)
-    with monkeypatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch:
         patch.setattr(table_module, "_kernel", None)
         python = table.leads(hand, wild)
     return compiled, python
@@ -62,18 +62,16 @@ def test_the_kernel_lists_the_python_paths_plays_in_the_same_order(
     others = [r for r, n in enumerate(table.ruleset.copies) for _ in range(n) if r not in wild]
     held = min(held, len(wild_cards), size)
     hand = cards.pack_ranks(rng.sample(wild_cards, held) + rng.sample(others, size - held))
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        compiled, python = plays_both_ways(table, hand, wild, monkeypatch)
+    compiled, python = plays_both_ways(table, hand, wild)
     assert compiled == python
     assert all(type(p) is Play for p in compiled)
 
 
 @needs_kernel
-def test_the_kernel_lists_the_plays_of_a_hand_holding_every_wild_as_python_does(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_kernel_lists_the_plays_of_a_hand_holding_every_wild_as_python_does() -> None:
     """A 20-card hand holding all four wild 5s: thousands of plays, every kind of body."""
     hand = cards.pack_ranks([cards.RANK_INDEX[c] for c in "333555577789TTJQK2BR"])
-    compiled, python = plays_both_ways(LAIZI, hand, (cards.RANK_INDEX["5"],), monkeypatch)
+    compiled, python = plays_both_ways(LAIZI, hand, (cards.RANK_INDEX["5"],))
     assert len(compiled) > 1000
     assert compiled == python
 
