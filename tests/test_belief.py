@@ -59,10 +59,12 @@ def test_every_believed_world_replays_to_the_same_view(ruleset_id: str, seed: in
         assert world.view(view.seat) == view
 
 
-@pytest.mark.parametrize("ruleset_id", ["classic", "two-player"])
+@pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "rlcard"])
 def test_a_belief_built_decision_by_decision_equals_one_built_at_once(ruleset_id: str) -> None:
     """The memo of each seat's last belief only saves time: a belief that has followed the
-    hand and a fresh one asked only about the last decision believe the same deals."""
+    hand and a fresh one asked only about the last decision believe the same deals, also
+    where no auction word precedes the play (``rlcard``: the deals are drawn before the
+    landlord's first play, on a seed of the hand's context alone)."""
     for seed in range(3):
         views = list(_decisions(ruleset_id, seed))
         seat = views[-1].seat

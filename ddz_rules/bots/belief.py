@@ -228,12 +228,16 @@ def context_of(view: View, start: int) -> tuple[object, ...]:
 
 
 def story_seeds(context: tuple[object, ...], story: Story) -> list[int]:
-    """A seed per step of the story, from a digest of everything public up to it.
+    """A seed for each prefix of the story, from a digest of everything public up to it:
+    ``seeds[i]`` follows ``story[:i]``, so there is one more seed than steps.
 
-    Stable across processes (no ``hash()``), so a belief never depends on where it runs.
+    The first (the context alone) seeds the deals drawn before any word was said, as where
+    the ruleset has no auction and the first bidder is the landlord without speaking; the
+    deals drawn after an auction take the seed that follows its last word. Stable across
+    processes (no ``hash()``), so a belief never depends on where it runs.
     """
     digest = hashlib.blake2b(repr(context).encode(), digest_size=8)
-    seeds = []
+    seeds = [int.from_bytes(digest.copy().digest(), "big")]
     for actor, action in story:
         text = action if isinstance(action, str) else str(action.key)
         digest.update(f"|{actor}:{text}".encode())
@@ -281,9 +285,9 @@ class Belief:
             self.model = Model(self._bare) if memo is None else memo[3]
             self.model.forget()
             done = len(view.auction)
-            particles = self._initial(view, story, done, random.Random(seeds[done - 1]))
+            particles = self._initial(view, story, done, random.Random(seeds[done]))
         for step in range(done, len(story)):
-            particles = self._step(view, story, step, particles, random.Random(seeds[step]))
+            particles = self._step(view, story, step, particles, random.Random(seeds[step + 1]))
         self._memo[view.seat] = (context, story, particles, self.model)
         return sorted(particles, key=lambda p: p.misses)
 
