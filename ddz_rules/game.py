@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ddz_rules import cards
@@ -23,6 +23,7 @@ from ddz_rules.ruleset import Ruleset, load  # noqa: F401  (load: for the doctes
 from ddz_rules.scoring import (
     MultiplierEvent,
     Result,
+    SidePlays,
     base_of,
     closing_events,
     dealt_events,
@@ -217,6 +218,9 @@ class View:
     partner_call: str | None = None
     #: The wild ranks drawn so far, in the order ``wild.drawn`` lists them; empty without wilds.
     wild: tuple[int, ...] = ()
+    #: The plays each side has made so far, each for the side its player was on then (public:
+    #: everyone sees a player join); what a spring or an anti-spring is judged on.
+    side_plays: SidePlays = field(default_factory=SidePlays)
 
     @property
     def teammates(self) -> tuple[int, ...]:
@@ -278,6 +282,8 @@ class Hand:
         self.robs = 0
         self.events: list[MultiplierEvent] = []
         self.plays_by_seat = [0] * ruleset.players
+        #: The plays each side has made, each for the side its player was on then.
+        self.side_plays = SidePlays()
         self.to_beat: Play | None = None
         self.to_beat_seat: int | None = None
         self.passes = 0
@@ -361,7 +367,7 @@ class Hand:
             turned_card=self.deal.turned_card,
             legal=tuple(self.legal_actions()) if seat == self.to_act else (), robs=self.robs,
             called=self.called, joined=self.partner, partner_call=self.partner_call,
-            wild=self.wild)
+            wild=self.wild, side_plays=self.side_plays)
 
     @property
     def advantage(self) -> int | None:
@@ -471,6 +477,8 @@ class Hand:
                 and (play.key >> (cards.FIELD_BITS * self.called)) & cards.FIELD_MASK):
             self.partner = seat
             self.log.append(Joined(seat))
+        # the side the seat is on now: a joining play is already the landlord side's
+        self.side_plays = self.side_plays.counted(seat in self.landlord_side)
         found = event(self.ruleset, self.ruleset.event_of[play.reading.type], seat, play.key)
         if found:
             self.events.append(found)
@@ -487,7 +495,7 @@ class Hand:
         side = self.landlord_side
         landlord_won = winner in side
         self.events += dealt_events(self.ruleset, self.deal.hands)
-        self.events += closing_events(self.ruleset, landlord_won, self.plays_by_seat, side)
+        self.events += closing_events(self.ruleset, landlord_won, self.side_plays)
         self._settle(settle(self.ruleset, side, landlord_won, base_of(self.ruleset, self.bid),
                             self.events))
 

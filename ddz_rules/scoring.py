@@ -94,23 +94,49 @@ def base_of(ruleset: Ruleset, bid: int) -> int:
     return bid if ruleset.base_rule == "bid" else 1
 
 
-def closing_events(ruleset: Ruleset, landlord_won: bool, plays_by_seat: Sequence[int],
-                   side: Sequence[int]) -> list[MultiplierEvent]:
-    """Spring or anti-spring, as ``scoring.spring`` and ``scoring.anti_spring`` define them.
+@dataclass(frozen=True)
+class SidePlays:
+    """The plays each side has made so far, each counted for the side its player was on when
+    it made it (the public story fixes it: everyone sees a player join).
 
-    ``side`` is the landlord's side: the landlord first, then his partner if one joined him.
-    A spring is a win of that side in which no peasant played a card; an anti-spring is a
-    peasant win in which that side played only the landlord's opening. They have different
-    winners, so a hand never has both.
+    With a called partner (``teams.partner: called_rank``) a player joins the landlord from
+    his joining play on, so his plays before it are plays of the landlord's opponents and the
+    joining play, the going-out play included, is his new side's. A seat's side never changes
+    otherwise, so without a partner these are the landlord's plays and everyone else's.
+    """
+
+    landlord_side: int = 0
+    opponents: int = 0
+
+    def counted(self, on_landlord_side: bool) -> SidePlays:
+        """These counts with one more play, made by a seat then on (or not on) the landlord's
+        side."""
+        if on_landlord_side:
+            return SidePlays(self.landlord_side + 1, self.opponents)
+        return SidePlays(self.landlord_side, self.opponents + 1)
+
+
+def whitewash(landlord_won: bool, plays: SidePlays) -> str | None:
+    """``"spring"``, ``"anti_spring"`` or None: what a hand won by the landlord's side
+    (``landlord_won``) or by the others is, after ``plays``, by ``scoring.spring`` and
+    ``scoring.anti_spring``.
+
+    A spring is a win of the landlord's side in which no play counted for the other side; an
+    anti-spring is a win of the other side in which the landlord's side made one play, the
+    landlord's opening (a partner's joining play is a second one). They have different
+    winners, so a hand is never both.
     """
     if landlord_won:
-        peasants_played = sum(n for seat, n in enumerate(plays_by_seat) if seat not in side)
-        happened = peasants_played == 0
-        name = "spring"
-    else:
-        happened = sum(plays_by_seat[seat] for seat in side) == 1
-        name = "anti_spring"
-    found = event(ruleset, name) if happened else None
+        return "spring" if plays.opponents == 0 else None
+    return "anti_spring" if plays.landlord_side == 1 else None
+
+
+def closing_events(ruleset: Ruleset, landlord_won: bool,
+                   plays: SidePlays) -> list[MultiplierEvent]:
+    """The spring or anti-spring of a finished hand (:func:`whitewash`), as an event where
+    ``scoring.multipliers`` names it."""
+    name = whitewash(landlord_won, plays)
+    found = event(ruleset, name) if name else None
     return [found] if found else []
 
 

@@ -10,6 +10,7 @@ import yaml
 from ddz_rules import cards
 from ddz_rules.game import PASS, Phase, View
 from ddz_rules.ruleset import Ruleset
+from ddz_rules.scoring import SidePlays
 from ddz_rules.table import compile_table
 
 POSITIONS = Path(__file__).parent / "fixtures" / "positions"
@@ -31,7 +32,9 @@ def play_view(ruleset: Ruleset, hand: str, sizes: list[int], to_beat: str | None
     legal = (list(table.leads(key)) if previous is None
              else [*table.answers(key, previous.reading), PASS])
     plays = ((by, previous),) if previous is not None and by is not None else ()
+    sides = SidePlays().counted(by == landlord) if plays else SidePlays()
     return View(seat=seat, phase=Phase.PLAY, to_act=seat, hand=key, hand_sizes=tuple(sizes),
                 dealer=0, first_bidder=0, auction=(), landlord=landlord, kitty=None,
                 plays=plays, to_beat=previous, to_beat_seat=by, multiplier=1, advantage=None,
-                undealt=0, marked_card=None, turned_card=None, legal=tuple(legal))
+                undealt=0, marked_card=None, turned_card=None, legal=tuple(legal),
+                side_plays=sides)

@@ -12,15 +12,16 @@ import pytest
 
 from ddz_rules import bundled_ids, load
 from ddz_rules.ruleset import possible_events
-from ddz_rules.scoring import closing_events
+from ddz_rules.scoring import SidePlays, closing_events
 from ddz_rules.simulate import random_hands
 
 
 def test_a_variant_that_leaves_out_the_spring_has_no_spring() -> None:
     turned = load("turned-card")
     assert "spring" not in turned.factors
-    assert closing_events(turned, True, [5, 0, 0], (0,)) == []  # a landlord spring: no event
-    assert [e.name for e in closing_events(turned, False, [1, 3, 4], (0,))] == ["anti_spring"]
+    # a landlord spring: no event
+    assert closing_events(turned, True, SidePlays(landlord_side=5, opponents=0)) == []
+    assert [e.name for e in closing_events(turned, False, SidePlays(1, 7))] == ["anti_spring"]
 
 
 def test_a_rule_point_in_a_variant_replaces_the_bases_whole() -> None:

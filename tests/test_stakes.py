@@ -187,7 +187,8 @@ def test_a_spring_is_at_stake_for_a_peasant_side_that_has_not_played() -> None:
     first = play_view(classic.ruleset, "34567", [5, 17, 20], "9", by=0, landlord=0, seat=1)
     assert classic._spring_at_stake(first)
     assert not classic._spring_at_stake(dataclasses.replace(first, seat=0))
-    answered = dataclasses.replace(first, plays=(*first.plays, (2, classic.table.play("T"))))
+    answered = dataclasses.replace(first, plays=(*first.plays, (2, classic.table.play("T"))),
+                                   side_plays=first.side_plays.counted(False))
     assert not classic._spring_at_stake(answered)
     free = MediumBot(load(str(SENSITIVITY / "classic-no-spring.yaml")))
     assert not free._spring_at_stake(first)

@@ -36,11 +36,12 @@ from ddz_rules.game import (
     Played,
     deal,
 )
-from ddz_rules.records import RecordError, replay, to_record
+from ddz_rules.records import RecordError, read_record, replay, to_record
 from ddz_rules.scoring import MultiplierEvent, settle
 from ddz_rules.simulate import play_random
 from ddz_rules.table import Play, compile_table
 
+from .conftest import FIXTURES
 from .test_hand import _redistributed, cards_in_play
 
 FOUR = load("four-player")
@@ -408,13 +409,70 @@ def test_spring_alone_pays_3s() -> None:
     assert result.scores == (3 * s, -s, -s, -s)
 
 
-def test_the_partners_plays_before_joining_are_his_sides_for_the_spring() -> None:
-    # Seat 1 answers with a K (not yet on any side), later joins with an A and plays out.
+def test_a_single_the_partner_played_before_joining_spoils_the_spring() -> None:
+    # Seat 1 answers with a K (a peasant then), later joins with an A and plays out.
     hand = drive(called("A"), ["3", "K", PASS, PASS, PASS],
                  {0: leads_low, 1: plays_on(prefer="A")})
     result = hand.result
     assert result is not None and result.partner == 1 and result.winner == "landlord"
-    assert result.spring
+    assert hand.plays_by_seat[2] == hand.plays_by_seat[3] == 0
+    assert hand.side_plays.opponents == 1
+    assert not result.spring
+
+
+def sides_then(hand: Hand) -> list[tuple[int, bool]]:
+    """Each play of ``hand`` as (seat, whether the seat was on the landlord's side when it
+    played), read from the log: the landlord always is, a partner from his joining play on."""
+    out: list[tuple[int, bool]] = []
+    joined: int | None = None
+    for op in hand.log:
+        if isinstance(op, Played):
+            out.append((op.seat, op.seat in (hand.landlord, joined)))
+        elif isinstance(op, Joined):  # logged right after the joining play, which is his side's
+            joined = op.seat
+            out[-1] = (op.seat, True)
+    return out
+
+
+def _replayed(name: str) -> tuple[dict[str, Any], Hand]:
+    record = read_record(str(FIXTURES / "records" / name))
+    done = replay(record)
+    assert done.valid, done.reason
+    return record, done.hand
+
+
+def test_a_partners_trio_before_he_joins_is_a_peasant_play_so_the_hand_is_no_spring() -> None:
+    """teams.partner: a player joins the landlord "from that play on". In the record, seat 1
+    beats the landlord's opening 333 with KKK, later plays AA (the called rank, so he joins)
+    and goes out; seats 2 and 3 never play. The KKK was a play of the landlord's opponents, so
+    the landlord's side wins without a spring, at base x 1."""
+    record, hand = _replayed("four-player-trio-before-joining.json")
+    plays = [op for op in hand.log if isinstance(op, Played)]
+    assert [(op.seat, op.play.reading.type) for op in plays[:2]] == [(0, "trio"), (1, "trio")]
+    assert plays[1].play.reading.beats(plays[0].play.reading) and not holds(plays[1].play, "A")
+    assert hand.called == rank("A") and joins(hand) == [1]
+    assert sides_then(hand)[1] == (1, False)
+    assert any(holds(op.play, "A") for op in plays[2:] if op.seat == 1)
+    result = hand.result
+    assert result is not None and (result.winner, result.partner) == ("landlord", 1)
+    assert cards.size(hand.hands[1]) == 0
+    assert hand.plays_by_seat[2] == hand.plays_by_seat[3] == 0
+    assert not result.spring and result.multiplier == 1
+    assert result.to_json() == record["result"]
+
+
+def test_a_trio_that_joins_counts_for_the_landlords_side_so_the_spring_holds() -> None:
+    """The converse on the same deal: the landlord calls K, so seat 1's KKK over the opening is
+    his joining play and counts for the landlord's side; nobody else plays: a spring."""
+    record, hand = _replayed("four-player-joins-with-the-trio.json")
+    plays = [op for op in hand.log if isinstance(op, Played)]
+    assert [(op.seat, op.play.reading.type) for op in plays[:2]] == [(0, "trio"), (1, "trio")]
+    assert hand.called == rank("K") and joins(hand) == [1]
+    assert all(on_side for _, on_side in sides_then(hand))
+    result = hand.result
+    assert result is not None and (result.winner, result.partner) == ("landlord", 1)
+    assert result.spring and event_names(hand) == ["spring"]
+    assert result.to_json() == record["result"]
 
 
 def test_a_peasant_card_spoils_the_spring_of_the_landlords_side() -> None:
@@ -547,10 +605,49 @@ def test_random_four_player_hands_settle_by_side(seed: int, call: str) -> None:
     last = [op for op in hand.log if isinstance(op, Played)][-1]
     assert cards.size(hand.hands[last.seat]) == 0
     assert (last.seat in side) == (result.winner == "landlord")
-    peasant_played = any(hand.plays_by_seat[p] for p in peasants)
-    assert result.spring == (result.winner == "landlord" and not peasant_played)
+    sides = sides_then(hand)
+    assert result.spring == (result.winner == "landlord" and all(on for _, on in sides))
     assert result.anti_spring == (result.winner == "peasants"
-                                  and sum(hand.plays_by_seat[x] for x in side) == 1)
+                                  and [on for _, on in sides].count(True) == 1)
+
+
+@given(seed=st.integers(0, 2**31 - 1),
+       call=st.sampled_from([ALONE, *(CALL + r for r in DECK_RANKS)]),
+       shy=st.tuples(*[st.sampled_from([0.0, 0.5, 0.9, 1.0])] * 4))
+def test_a_spring_or_anti_spring_never_follows_a_play_by_the_losing_side_at_the_time(
+        seed: int, call: str, shy: tuple[float, ...]) -> None:
+    """Each play counts for the side its player was on when he made it. A spring never
+    follows a play made by a seat then outside the landlord's side (a partner's plays before
+    he joined included); an anti-spring never follows a play made by a seat then on the
+    landlord's side, but the landlord's opening. Seat ``s`` passes, when it may, with
+    probability ``shy[s]``, so that whitewashes and partners who play before joining are
+    common."""
+    hand = Hand(FOUR, deal(FOUR, seed, dealer=seed % 4), TABLE)
+    rng = random.Random(seed)
+    for _ in range(1000):
+        if hand.result is not None:
+            break
+        if hand.phase is Phase.CALL:
+            hand.apply(call)
+            continue
+        legal = hand.legal_actions()
+        seat = hand.to_act
+        assert seat is not None
+        may_pass = hand.phase is Phase.PLAY and PASS in legal
+        hand.apply(PASS if may_pass and rng.random() < shy[seat] else rng.choice(legal))
+    result = hand.result
+    assert result is not None
+    if result.redeal:
+        return
+    sides = sides_then(hand)
+    landlord_won = result.winner == "landlord"
+    if result.spring:
+        assert landlord_won and all(on for _, on in sides)
+    if result.anti_spring:
+        assert not landlord_won and sides[0] == (hand.landlord, True)
+        assert not any(on for _, on in sides[1:])
+    assert result.spring == (landlord_won and all(on for _, on in sides))
+    assert result.anti_spring == (not landlord_won and [on for _, on in sides].count(True) == 1)
 
 
 # --------------------------------------------------------------------------- records

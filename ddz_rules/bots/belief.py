@@ -88,9 +88,9 @@ class Model:
     """The model of the players (``medium``), asked through memos of one seat's hand.
 
     ``medium``'s play is a function of what a seat sees in a position: its cards, the trick,
-    the hand sizes, how many plays each seat has made, the multipliers so far, the sides and
-    the bid, not the order of the plays that led there (``tests/test_belief.py`` checks it in
-    playouts). So the memos only save time:
+    the hand sizes, how many plays each seat has made (and each side, for a spring), the
+    multipliers so far, the sides and the bid, not the order of the plays that led there
+    (``tests/test_belief.py`` checks it in playouts). So the memos only save time:
 
     * ``words``: an auction word of the story followed, for the cards the speaker held;
     * ``choices``: a position, what the model does in it;
@@ -126,7 +126,7 @@ class Model:
         key = (seat, hand.hands[seat], hand.to_beat, hand.to_beat_seat,
                tuple(cards.size(h) for h in hand.hands), tuple(hand.plays_by_seat),
                tuple(hand.events), hand.landlord, hand.partner, hand.called, hand.bid,
-               hand.robs, hand.wild)
+               hand.robs, hand.wild, hand.side_plays)
         found = self.choices.get(key)
         if found is None:
             view = hand.view(seat)
@@ -204,7 +204,7 @@ def _state(hand: Hand) -> tuple[object, ...]:
     """Everything the rest of a hand depends on, once its deal is fixed."""
     return (hand.deal, tuple(hand.hands), hand.phase, hand.to_act, hand.to_beat,
             hand.to_beat_seat, hand.passes, hand.partner, hand.called,
-            tuple(hand.plays_by_seat), tuple(hand.events))
+            tuple(hand.plays_by_seat), tuple(hand.events), hand.side_plays)
 
 
 def view_at(view: View, plays: int) -> View:

@@ -37,7 +37,7 @@ from ddz_rules.bots.split import moves_of
 from ddz_rules.bots.stakes import Judge, standing
 from ddz_rules.game import PASS, Action, Phase, View
 from ddz_rules.ruleset import Ruleset
-from ddz_rules.scoring import base_of
+from ddz_rules.scoring import base_of, whitewash
 from ddz_rules.table import Play
 
 #: An opponent this close to its goal must be stopped at any price.
@@ -147,9 +147,8 @@ class MediumBot(Bot):
         would multiply the stake (``scoring.multipliers``): any card it plays prevents it."""
         if self.ruleset.factors.get("spring", 1) <= 1 or view.landlord is None:
             return False
-        side = {view.landlord, view.joined}
-        return view.seat not in side and not any(
-            play is not None and seat not in side for seat, play in view.plays)
+        on_side = view.seat in {view.landlord, view.joined}
+        return not on_side and whitewash(True, view.side_plays) == "spring"
 
     def _lead_to_partner(self, view: View, plays: list[Play]) -> list[Play]:
         near = [s for s in view.teammates if distance(view, s) <= 2]

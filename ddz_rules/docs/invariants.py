@@ -166,6 +166,24 @@ INVARIANTS = (
         (("test_hand.py", "HandMachine.a_settled_hand_is_scored_consistently"),
          ("test_hand.py", "test_every_hand_ends_zero_sum_with_conserved_cards"))),
     Invariant(
+        "A whitewash counts each play for the side it was made on",
+        "A spring never follows a play made by a seat that was then outside the landlord's "
+        "side, and an anti-spring never follows a play made by a seat then on it, but the "
+        "landlord's opening. With a called partner a player is on the landlord's side from his "
+        "joining play on: his plays before it count for the landlord's opponents.",
+        "A partner who fought the landlord's opening before joining him has played for the "
+        "peasants: the hand is no spring, whoever goes out.",
+        "Random four-player hands in which each seat passes with its own probability, so that "
+        "whitewashes and late joins are common (Hypothesis), checked against the sides read "
+        "from the log; and the hand records of both cases.",
+        (("test_teams.py",
+          "test_a_spring_or_anti_spring_never_follows_a_play_by_the_losing_side_at_the_time"),
+         ("test_teams.py",
+          "test_a_partners_trio_before_he_joins_is_a_peasant_play_so_the_hand_is_no_spring"),
+         ("test_teams.py",
+          "test_a_trio_that_joins_counts_for_the_landlords_side_so_the_spring_holds"),
+         ("test_teams.py", "test_random_four_player_hands_settle_by_side"))),
+    Invariant(
         "Same seed, same hand",
         "A seed gives the same deal and, with random players seeded the same, the same hand, "
         "action for action; different seeds give different deals; every simulated hand "
