@@ -24,17 +24,28 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 from ddz_rules import cards
 from ddz_rules.errors import DdzError, UsageError
-from ddz_rules.records import is_match_record, read_record, replay, replay_match
+from ddz_rules.records import check_seed, is_match_record, read_record, replay, replay_match
 from ddz_rules.reports import EXAMPLES, check_report, diff_report
 from ddz_rules.ruleset import bundled_ids, load
 from ddz_rules.simulate import simulate
-from ddz_rules.table import Play, PlayTable, beats_reason, compile_table, table_order
+from ddz_rules.table import (
+    Play,
+    PlayTable,
+    beats_reason,
+    compile_table,
+    split_reading,
+    table_order,
+)
 
+#: What every command that writes files promises, in its --help (and the README's records).
+NEVER_OVERWRITTEN = ("a file already there is never overwritten: one holding the same is "
+                     "reused, any other is refused, naming it")
 #: Most hands one ``ddz simulate`` plays (a run's work is bounded like everything else).
 MAX_SIMULATED = 1_000_000
 
@@ -44,6 +55,46 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _seed(text: str) -> int:
+    """``--seed``: an integer in the range every command, record writer and record reader
+    takes (:data:`~ddz_rules.records.MAX_SEED`), else one line naming the option."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
+    try:
+        return check_seed(value, "a seed")
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _path(text: str) -> str:
+    """A file or folder option: any path but an empty one (which names nothing)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is an empty path; name a file or folder")
+    return text
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A combination of options that would be silently ignored, refused before any work."""
+
+    when: Callable[[argparse.Namespace], bool]
+    message: str
+
+
+def refuse(p: argparse.ArgumentParser, when: Callable[[argparse.Namespace], bool],
+           message: str) -> None:
+    """Add to ``p``'s refusals, which :func:`main` checks once the options are parsed."""
+    p.set_defaults(refusals=(*p.get_default("refusals"), Refusal(when, message)))
+
+
+def _check_refusals(args: argparse.Namespace) -> None:
+    for refusal in getattr(args, "refusals", ()):
+        if refusal.when(args):
+            raise UsageError(refusal.message)
 
 
 def _table(name: str) -> PlayTable:
@@ -180,12 +231,15 @@ def cmd_classify(args: argparse.Namespace) -> int:
     reading (``CARDS@type/length/rank``) the cards do not have."""
     table = _table(args.ruleset)
     wild = _wild_option(table, args.wild)
-    cards_part, _, named = args.cards.partition("@")
+    try:
+        cards_part, named = split_reading(args.cards)
+    except DdzError as exc:
+        raise UsageError(f"CARDS {exc}") from None
     key = table.key_of(cards_part)  # card text that is not cards: its own one-line error
     if not cards.size(key):
         raise UsageError(f"CARDS is empty: {table.explain(key)}")
     readings = table.readings(key, wild)
-    if named:
+    if named is not None:
         if not readings:
             raise UsageError(f"CARDS {cards.key_text(key)} is not a legal play under "
                              f"{table.ruleset.id}, so it has no reading {named!r}: "
@@ -222,8 +276,8 @@ def _played(table: PlayTable, name: str, text: str, any_reading: bool = False,
     A previous play was made as one reading (named, or its only one); a play to be made may
     take any of its readings unless one is named (``CARDS@type/length/rank``).
     """
-    cards_part, _, named = text.partition("@")
     try:
+        cards_part, named = split_reading(text)
         key = table.key_of(cards_part)
     except DdzError as exc:
         raise UsageError(f"{name}: {exc}") from None
@@ -233,7 +287,7 @@ def _played(table: PlayTable, name: str, text: str, any_reading: bool = False,
     if not readings:
         raise UsageError(f"{name} {cards.key_text(key)} is not a legal play under "
                          f"{table.ruleset.id}: {table.explain(key, wild)}")
-    if any_reading and not named:
+    if any_reading and named is None:
         return key, list(readings)
     try:
         return key, [table.play(text, wild).reading]
@@ -586,7 +640,8 @@ def _matches_text(summary: dict[str, Any], ruleset: Any) -> str:
 
 
 def _write_match_record(path: Path, row: dict[str, Any], ruleset: Any, seed: int) -> None:
-    from ddz_rules.records import ruleset_beside, write_whole
+    from ddz_rules.outputs import write_new
+    from ddz_rules.records import record_text, ruleset_beside
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -596,7 +651,7 @@ def _write_match_record(path: Path, row: dict[str, Any], ruleset: Any, seed: int
     record = {"ruleset": named, "seed": seed, "index": row["index"], "seats": row["seats"],
               "hands": [{**r, "ruleset": named} for r in row["records"]],
               "totals": row["totals"], "winners": row["winners"], "tie": row["tie"]}
-    write_whole(path, json.dumps(record) + "\n", "nothing was written")
+    write_new(path, record_text(record, path), "choose another file for --record")
 
 
 def cmd_rate(args: argparse.Namespace) -> int:
@@ -831,9 +886,11 @@ def _run_options(p: argparse.ArgumentParser, unit: str, progress: bool = True) -
     """The options of every command that plays a run: where it plays, and its results file."""
     p.add_argument("--workers", type=int, default=1, help="local worker processes")
     p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler to run on")
-    p.add_argument("--out", metavar="FILE", help=f"append each finished {unit} to this JSON "
-                   "Lines file")
+    p.add_argument("--out", metavar="FILE", type=_path,
+                   help=f"append each finished {unit} to this JSON Lines file")
     p.add_argument("--resume", action="store_true", help="continue the run in --out FILE")
+    refuse(p, lambda a: a.resume and a.out is None,
+           "--resume needs --out FILE, the results file to continue")
     if progress:
         p.add_argument("--no-progress", dest="progress", action="store_false",
                        help="no progress bar")
@@ -859,7 +916,7 @@ def build_parser() -> argparse.ArgumentParser:
         if ruleset:
             p.add_argument("-r", "--ruleset", default="classic",
                            help="bundled ruleset id or path to a ruleset file (default: classic)")
-        p.set_defaults(func=func)
+        p.set_defaults(func=func, refusals=())
         return p
 
     add("rules", cmd_rules, "List the bundled rulesets.")
@@ -909,8 +966,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("simulate", cmd_simulate, "Play hands with uniformly random legal players and "
             "summarise them.", ruleset=True)
     p.add_argument("--hands", type=int, default=1000, help="hands to play (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--records", metavar="DIR", help="write every hand's record here")
+    p.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
+    p.add_argument("--records", metavar="DIR", type=_path, help="write every hand's record "
+                   "here (" + NEVER_OVERWRITTEN + ")")
     p = add("compare", cmd_compare, "Play many paired hands per ruleset with bots and compare "
             "the rulesets, with 95 percent confidence intervals.")
     p.add_argument("rulesets", nargs="+", metavar="RULESET")
@@ -918,10 +976,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default="medium", help="bot level for every seat: random, "
                    "standard, medium, extreme (default medium: it bids and plays to the "
                    "ruleset's stakes)")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
     _run_options(p, "hand", progress=False)
     p.add_argument("--csv", action="store_true", help="print CSV instead of the table")
-    p.add_argument("--plots", metavar="DIR", help="write PNG charts of the main measures")
+    p.add_argument("--plots", metavar="DIR", type=_path,
+                   help="write PNG charts of the main measures")
     p.add_argument("--match-levels", metavar="STRONGER,WEAKER",
                    help="compare whole matches instead of hands: the stronger level in one "
                    "seat, the weaker in the others (the match measures)")
@@ -934,10 +993,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default="standard", metavar="LEVEL[,LEVEL,...]",
                    help="one level for every seat, or one per seat in seat order "
                    "(random, standard, medium, extreme; default standard)")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
     p.add_argument("--matches", type=int, default=1, help="matches to play (default 1)")
-    p.add_argument("--record", metavar="FILE", help="write the match record (one match)")
+    p.add_argument("--record", metavar="FILE", type=_path, help="write the match record (one "
+                   "match; " + NEVER_OVERWRITTEN + ")")
     _run_options(p, "match")
+    refuse(p, lambda a: a.record is not None and a.out is not None,
+           "--record and --out: --record writes one match played here as a match record, "
+           "--out a run's results file; choose one")
+    refuse(p, lambda a: a.matches == 1 and a.out is None and (
+        a.scheduler is not None or a.workers != 1),
+           "--scheduler and --workers play a run of matches (--matches M, or --out FILE); "
+           "one match is played here, hand by hand: leave them out")
     p = add("rate", cmd_rate, "Rate bot levels against each other from many seeded matches: "
             "Bradley-Terry ratings on the Elo scale with 95 percent bootstrap intervals, as a "
             "ladder (needs choix: pip install 'ddz-rules[ratings]').", ruleset=True)
@@ -947,7 +1014,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--matches", type=int, default=360, help="matches to play, seating the "
                    "levels in turn every way (default 360: whole seating cycles for any two to "
                    "four levels)")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
     _run_options(p, "match")
     p = add("play", cmd_play, "Play a hand yourself, or a whole match: one seat is yours, "
             "bots play the others, through the auction and the play, in the terminal or a "
@@ -956,7 +1023,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, metavar="N", help="your seat (default 0)")
     p.add_argument("--bots", metavar="LEVEL", help="the other seats' bot level: random, "
                    "standard, medium, extreme (default standard)")
-    p.add_argument("--seed", type=int, metavar="S", help="deal seed, or with --match the "
+    p.add_argument("--seed", type=_seed, metavar="S", help="deal seed, or with --match the "
                    "match seed that every deal's seed comes from (default: a random one, "
                    "shown and kept in the record)")
     p.add_argument("--match", action="store_true", help="play the ruleset's whole match (its "
@@ -967,11 +1034,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--aids", metavar="AID[,AID,...]", help="the aids shown at the start, "
                    "each also switched on and off while playing: hint, counter, advantage, "
                    "counts, auction, trick; all or none (default all)")
-    p.add_argument("--save", metavar="FILE", help="the file the game is saved to after every "
-                   "action (default ddz-play-RULESET-seedS.json, or with --match "
-                   "ddz-play-RULESET-match-seedS.json, in the current folder; never "
-                   "overwritten by a new game; who plays which seat is kept beside it in "
-                   "FILE's name with .play.json)")
+    p.add_argument("--save", metavar="FILE", type=_path,
+                   help="the file the game is saved to after every action (default "
+                   "ddz-play-RULESET-seedS.json, or with --match "
+                   "ddz-play-RULESET-match-seedS.json, in the current folder; who plays "
+                   "which seat is kept beside it in FILE.play.json; " + NEVER_OVERWRITTEN
+                   + ")")
     p.add_argument("--no-save", action="store_true", help="do not save the game")
     p.add_argument("--resume", metavar="FILE", help="continue the hand or match saved in FILE "
                    "where it stopped, mid-hand included (its ruleset, seed and seats are the "
@@ -998,6 +1066,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ddz`` command."""
     try:
         args = build_parser().parse_args(argv)
+        _check_refusals(args)
         code: int = args.func(args)
         return code
     except DdzError as exc:

@@ -47,14 +47,19 @@ from ddz_rules.game import (
 )
 from ddz_rules.inputs import read_bounded, resolve_beside, strict_validator
 from ddz_rules.match import MatchState, Outcome, first_dealer, side_winners
+from ddz_rules.outputs import write_new
 from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
 
 MAX_RECORD_BYTES = 1024 * 1024
 #: Arrays and objects nest at most this deep in a record; the deepest a record needs is 4
 #: (the record, its ``result``, the list of ``events``, one event).
 MAX_DEPTH = 8
-#: Digits an integer in a record may have: seats are small and seeds fit in 64 bits.
+#: Digits an integer in a record may have: seats are small, and every deal seed a command
+#: derives from a run seed below :data:`MAX_SEED` has fewer (a match deal's is under 2**104).
 MAX_DIGITS = 40
+#: Every command's run seed (``--seed``) is below this in size, as a match record's ``seed``
+#: is: one bound for the command line (:func:`check_seed`), the writers and the readers.
+MAX_SEED = 2**63
 #: Characters a record's text may not hold: control characters (C0, DEL, C1), lone
 #: surrogates, line and paragraph separators, and the bidirectional controls. Text from a
 #: record is echoed in messages, and none of these may break or disguise a line.
@@ -122,28 +127,57 @@ def to_record(hand: Hand) -> dict[str, Any]:
     return record
 
 
-def write_whole(path: Path, text: str, kept: str) -> None:
-    """Write a file whole or not at all (a temporary file, then a rename); a failure is one
-    line that names the file and says what was ``kept``."""
-    part = path.with_name(path.name + ".part")
-    try:
-        part.write_text(text, encoding="utf-8")
-        part.replace(path)
-    except OSError as exc:
-        part.unlink(missing_ok=True)
-        raise UsageError(f"writing {path} failed: {exc.strerror or exc}; {kept}") from None
-
-
-def ruleset_beside(folder: Path, ruleset: Ruleset) -> str:
+def ruleset_beside(folder: Path, ruleset: Ruleset,
+                   instead: str = "write the records to another folder") -> str:
     """How records written to ``folder`` name their ruleset: its id if bundled, else a copy
-    of the (merged) ruleset written there as ``ID.yaml``, so the records replay anywhere."""
+    of the (merged) ruleset written there as ``ID.yaml``, so the records replay anywhere.
+
+    The copy never replaces a file (:func:`~ddz_rules.outputs.write_new`): a file of that name
+    that holds the same ruleset (an earlier run's copy, or the very file being played, with
+    its ``extends`` and comments) is named as it is, untouched; any other file there, a
+    user's notes or another ruleset, stops the command with one line saying ``instead``."""
     if ruleset.id in bundled_ids() and load_bundled(ruleset.id) is ruleset:
         return ruleset.id
-    name = f"{ruleset.id}.yaml"
-    write_whole(folder / name, yaml.safe_dump(dict(ruleset.data), sort_keys=False,
-                                              allow_unicode=True),
-                "no record was written")
-    return name
+    target = folder / f"{ruleset.id}.yaml"
+    if target.is_file() and _holds(target, ruleset):
+        return target.name
+    write_new(target, yaml.safe_dump(dict(ruleset.data), sort_keys=False, allow_unicode=True),
+              f"it is not the ruleset {ruleset.id} that the records would name; {instead}",
+              "no record was written")
+    return target.name
+
+
+def _holds(path: Path, ruleset: Ruleset) -> bool:
+    """Whether the ruleset file ``path`` loads as ``ruleset`` (the same merged rules)."""
+    try:
+        return dict(load(str(path)).data) == dict(ruleset.data)
+    except DdzError:
+        return False
+
+
+def record_text(record: dict[str, Any], path: Path) -> str:
+    """A record as the text to write to ``path``, checked first by everything a reader checks
+    (:func:`check_shape`, :data:`MAX_RECORD_BYTES`): the toolkit never writes a record that
+    ``ddz replay`` would refuse to read."""
+    try:
+        check_shape(record, str(path))
+    except RecordError as exc:
+        raise UsageError(f"{exc}; ddz replay could not read such a record, so it was not "
+                         "written") from None
+    text = json.dumps(record, ensure_ascii=False) + "\n"
+    size = len(text.encode("utf-8"))
+    if size > MAX_RECORD_BYTES:
+        raise UsageError(f"{path}: the record would be {size} bytes; ddz replay reads at most "
+                         f"{MAX_RECORD_BYTES}, so it was not written")
+    return text
+
+
+def check_seed(seed: int, option: str = "--seed") -> int:
+    """A run seed, or one line naming ``option`` and the range: :data:`MAX_SEED`."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED < seed < MAX_SEED:
+        raise UsageError(f"{option} must be an integer between -(2**63 - 1) and 2**63 - 1, got "
+                         f"{_SHORT.repr(seed)}")
+    return seed
 
 
 def read_record(path: str) -> dict[str, Any]:
@@ -358,6 +392,10 @@ def check_shape(data: Any, where: str = "record") -> dict[str, Any]:
         if len(message) > MAX_MESSAGE:
             message = message[:MAX_MESSAGE] + "..."
         raise RecordError(f"{where}: field {_dotted(error.absolute_path)}: {message}")
+    seed = data.get("seed")
+    if is_match_record(data) and seed is not None and not -MAX_SEED < seed < MAX_SEED:
+        raise RecordError(f"{where}: field seed: {_SHORT.repr(seed)}; a match record's seed is "
+                          "the run seed, an integer between -(2**63 - 1) and 2**63 - 1")
     return data
 
 

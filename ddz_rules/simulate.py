@@ -6,7 +6,6 @@ passing round the table, so a run is reproducible hand by hand.
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -17,7 +16,8 @@ from typing import Any
 from ddz_rules.errors import UsageError
 from ddz_rules.game import Hand
 from ddz_rules.match import next_dealer
-from ddz_rules.records import ruleset_beside, to_record, write_whole
+from ddz_rules.outputs import write_new
+from ddz_rules.records import record_text, ruleset_beside, to_record
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.scoring import Result
 
@@ -94,9 +94,11 @@ class Summary:
 def simulate(ruleset: Ruleset, hands: int, seed: int, records: Path | None = None) -> Summary:
     """Play ``hands`` hands at random; write every deal's record to ``records`` if given.
 
-    Each record is written whole or not at all (a temporary file, then a rename). A ruleset
-    that is not bundled is written beside the records as ``ID.yaml`` (merged, so it stands
-    alone) and the records name that file, so ``ddz replay`` can check them anywhere.
+    Each record is written whole or not at all, and never over a file that is there already
+    unless that file is the same record (:func:`~ddz_rules.outputs.write_new`: running the same
+    command again is harmless). A ruleset that is not bundled is written beside the records as
+    ``ID.yaml`` (merged, so it stands alone) and the records name that file, so ``ddz replay``
+    can check them anywhere.
     """
     summary = Summary(ruleset.id)
     named = ruleset.id
@@ -108,8 +110,8 @@ def simulate(ruleset: Ruleset, hands: int, seed: int, records: Path | None = Non
         summary.add(hand.result)
         if records is not None:
             record = {**to_record(hand), "ruleset": named}
-            _write(records / f"{ruleset.id}-{seed}-{index:06d}.json",
-                   json.dumps(record) + "\n", written)
+            path = records / f"{ruleset.id}-{seed}-{index:06d}.json"
+            _write(path, record_text(record, path), written)
             written += 1
     return summary
 
@@ -127,4 +129,5 @@ def _prepare(records: Path, ruleset: Ruleset) -> str:
 
 
 def _write(path: Path, text: str, kept: int) -> None:
-    write_whole(path, text, f"the {kept} records written before it are complete")
+    write_new(path, text, "write the records to another folder (--records)",
+              f"the {kept} records written before it are complete")

@@ -494,13 +494,13 @@ class PlayTable:
         A card set has one reading per ``type/length/rank`` (:meth:`read_wild` keeps one where
         wild cards could carry different kickers), so naming those three names one reading.
         """
-        cards_part, _, named = text.partition("@")
+        cards_part, named = split_reading(text)
         key = self.key_of(cards_part)
         readings = self.readings(key, wild)
         if not readings:
             raise IllegalPlayError(f"{cards.key_text(key) or 'no cards'} is not a legal play under "
                                    f"{self.ruleset.id}: {self.explain(key, wild)}")
-        if named:
+        if named is not None:
             chosen = [r for r in readings
                       if r.short() == named or r.short().startswith(named + "/")]
             if len(chosen) != 1:
@@ -547,6 +547,24 @@ class PlayTable:
             return f"no combination type of {self.ruleset.id} has the shape of these {n} cards"
         return "; ".join(reason if reason.startswith(f"{types[0]} is not played") else
                          f"as {', '.join(types)}: {reason}" for reason, types in reasons.items())
+
+
+def split_reading(text: str) -> tuple[str, str | None]:
+    """Play text as its cards and the reading it names: ``CARDS`` names none (None), and
+    ``CARDS@type/length/rank`` names one. An ``@`` followed by nothing names no reading, so it
+    is refused rather than read as the plain cards (the same for every command, the play
+    prompt and records).
+
+    >>> split_reading("3335@soft_bomb")
+    ('3335', 'soft_bomb')
+    >>> split_reading("33")
+    ('33', None)
+    """
+    cards_part, at, named = text.partition("@")
+    if at and not named.strip():
+        raise UsageError(f"{text.strip()!r}: '@' names no reading; write "
+                         "CARDS@type/length/rank, or the cards alone")
+    return cards_part, named if at else None
 
 
 def beats_reason(ruleset: Ruleset, play: Play, previous: Play) -> str:

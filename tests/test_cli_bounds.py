@@ -11,11 +11,13 @@ file that replay anywhere.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from ddz_rules import simulate as simulate_module
+from ddz_rules import outputs
 from ddz_rules.cli import MAX_SIMULATED, main
 from ddz_rules.compare.run import MAX_HANDS, MAX_WORKERS
 from ddz_rules.table import MAX_READINGS
@@ -78,16 +80,16 @@ def test_simulate_refuses_a_records_folder_it_cannot_use_before_playing(
 def test_a_failed_record_write_is_one_line_and_keeps_the_records_before_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    real = Path.replace
+    real = os.link
     calls = {"n": 0}
 
-    def fail_on_third(self: Path, target: Path) -> Path:  # type: ignore[override]
-        calls["n"] += 1
+    def fail_on_third(source: Any, target: Any) -> None:
+        calls["n"] += 1  # each new record is moved into place by a hard link
         if calls["n"] == 3:
             raise OSError(28, "No space left on device")
-        return real(self, target)
+        real(source, target)
 
-    monkeypatch.setattr(simulate_module.Path, "replace", fail_on_third)
+    monkeypatch.setattr(outputs.os, "link", fail_on_third)
     _refused(capsys, ["simulate", "--hands", "5", "--records", str(tmp_path)],
              "No space left on device", "the 2 records written before it are complete")
     kept = sorted(p.name for p in tmp_path.iterdir())

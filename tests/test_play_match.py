@@ -246,7 +246,8 @@ def test_ddz_play_resume_continues_a_match_saved_mid_hand_to_a_valid_record(
 
 
 @pytest.mark.parametrize(("argv", "words"), [
-    (["--match", "--seed", str(2**63)], "--seed must be less than 2**63"),
+    (["--match", "--seed", str(2**63)], "--seed: a seed must be an integer between "
+     "-(2**63 - 1) and 2**63 - 1"),
     (["--match", "--bots", "genius"], "--bots 'genius': unknown bot level"),
     (["--match", "--seat", "3"], "--seat 3: classic has seats 0 to 2"),
     (["--match", "--save", "x.json", "--no-save"], "--save and --no-save: choose one"),

@@ -19,7 +19,6 @@ beside it in ``NAME.play.json``, as for a hand.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,21 +36,23 @@ from ddz_rules.match import (
     side_winners,
 )
 from ddz_rules.play.session import (
-    MAX_SEED,
     Session,
     check_level,
     check_players,
     open_session,
     saved_seats,
     start_save,
+    write_save,
 )
 from ddz_rules.records import (
+    MAX_SEED,
+    check_seed,
     is_match_record,
     read_record,
+    record_text,
     replay,
     ruleset_of,
     to_record,
-    write_whole,
 )
 from ddz_rules.ruleset import Ruleset, load
 
@@ -358,12 +359,12 @@ class MatchSession:
         path = self.save_path
         if path is None:
             return
-        if self._ruleset_name is None:
+        first = self._ruleset_name is None
+        if first:
             self._ruleset_name = start_save(path, self.ruleset, self.seat, self.bots,
                                             self.hint_level, "match")
             self.finished = [{**r, "ruleset": self._ruleset_name} for r in self.finished]
-        write_whole(path, json.dumps(self.record(), ensure_ascii=False) + "\n",
-                    "the match goes on unsaved")
+        write_save(path, record_text(self.record(), path), first, "match")
 
     def to_json(self) -> dict[str, Any]:
         """The match as ``ddz play --match --json`` prints it (the fields of ``ddz match``)."""
@@ -429,8 +430,7 @@ def open_game(ruleset: str, seat: int | None = None, bots: str | None = None,
     loaded = load(ruleset)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    if not -MAX_SEED < seed < MAX_SEED:
-        raise UsageError(f"--seed must be less than 2**63 in size, got {seed}")
+    check_seed(seed)
     if no_save and save is not None:
         raise UsageError("--save and --no-save: choose one")
     path = (None if no_save else Path(save) if save is not None

@@ -21,9 +21,12 @@ and the number of actions taken, so a resumed hand plays on exactly as it would 
 After every action the hand is written whole (a temporary file, then a rename) as a hand
 record (``ddz_rules/schema/record.schema.json``): ``ddz replay`` checks it once the hand is
 over, and :meth:`Session.resume` continues it. Who plays which seat is kept beside it in a
-small JSON file, ``NAME.play.json`` for a record ``NAME.json`` (a hand record has no field
-for it). In a match (:mod:`ddz_rules.play.match_session`) a session is one deal, and the
-match is saved in its place (:attr:`Session.on_change`).
+small JSON file, ``NAME.play.json`` for a save file ``NAME`` (``x.json.play.json`` for
+``x.json``: one side file per save file; a hand record has no field for it). A new game never
+writes over a file that is there (:func:`~ddz_rules.outputs.write_new`), its save, its side
+file or its ruleset copy; a resumed game rewrites only its own save. In a match
+(:mod:`ddz_rules.play.match_session`) a session is one deal, and the match is saved in its
+place (:attr:`Session.on_change`).
 """
 
 from __future__ import annotations
@@ -43,23 +46,23 @@ from ddz_rules.errors import DdzError, UsageError
 from ddz_rules.game import ALONE, CALL, PASS, Action, Hand, Phase, View
 from ddz_rules.inputs import read_bounded
 from ddz_rules.match import next_dealer
+from ddz_rules.outputs import write_new, write_whole
 from ddz_rules.records import (
+    check_seed,
     is_match_record,
     read_record,
+    record_text,
     replay,
     ruleset_beside,
     to_record,
-    write_whole,
 )
-from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
-from ddz_rules.table import Play, beats_reason
+from ddz_rules.ruleset import Ruleset, load
+from ddz_rules.table import Play, beats_reason, split_reading
 
 #: The longest text the prompt takes (a play is at most 20 cards and a reading).
 MAX_INPUT = 200
 #: Deals thrown in one after another before ``--autoplay`` gives up (as in a comparison).
 MAX_REDEALS = 64
-#: Seeds are below this in size (a record's integers are bounded).
-MAX_SEED = 2**63
 #: The largest side file a resume reads.
 MAX_SIDECAR_BYTES = 4096
 #: What the person may type instead of ``pass``.
@@ -255,8 +258,16 @@ def role_of(view: View, seat: int, before: int | None = None) -> str:
 
 
 def sidecar_path(save: Path) -> Path:
-    """Where who plays which seat is kept beside a saved hand: ``NAME.play.json``."""
-    return save.with_name((save.stem if save.suffix == ".json" else save.name) + ".play.json")
+    """Where who plays which seat is kept beside the save file ``NAME``: ``NAME.play.json``,
+    the whole name and a suffix, so two save files never share a side file."""
+    return save.with_name(save.name + ".play.json")
+
+
+def legacy_sidecar_path(save: Path) -> Path | None:
+    """Where earlier versions kept the side file of ``NAME.json``: ``NAME.play.json``
+    (shared with the save ``NAME``, which is why the name changed). Read on resume only, and
+    only a side file that names no save (:func:`_read_sidecar`); None for other names."""
+    return save.with_name(save.stem + ".play.json") if save.suffix == ".json" else None
 
 
 def default_save(ruleset: Ruleset, seed: int) -> Path:
@@ -366,11 +377,11 @@ class Session:
         if self.save_path is None:
             return
         path = self.save_path
-        if self._ruleset_name is None:
+        first = self._ruleset_name is None
+        if first:
             self._ruleset_name = start_save(path, self.hand.ruleset, self.seat, self.bots,
                                             self.hint_level, "hand")
-        write_whole(path, json.dumps(self.record(), ensure_ascii=False) + "\n",
-                    "the hand goes on unsaved")
+        write_save(path, record_text(self.record(), path), first, "hand")
 
     # ------------------------------------------------------------ state
 
@@ -495,8 +506,8 @@ class Session:
 
     def _typed_play(self, typed: str) -> Outcome:
         hand, table, wild = self.hand, self.hand.table, self.hand.wild
-        cards_part, _, named = typed.partition("@")
         try:
+            cards_part, named = split_reading(typed)
             key = table.key_of(cards_part)
         except DdzError as exc:
             return Outcome(False, f"refused: {exc}")
@@ -512,7 +523,7 @@ class Session:
                      enumerate(zip(cards.unpack(key), cards.unpack(mine), strict=True)) if n > h]
             return Outcome(False, f"refused: you do not hold {cards.key_text(key)} (missing "
                            f"{''.join(short)})")
-        if named:
+        if named is not None:
             try:
                 candidates = [table.play(typed, wild).reading]
             except DdzError as exc:
@@ -813,8 +824,7 @@ def open_session(ruleset: str, seat: int | None = None, bots: str | None = None,
     loaded = load(ruleset)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    if not -MAX_SEED < seed < MAX_SEED:
-        raise UsageError(f"--seed must be less than 2**63 in size, got {seed}")
+    check_seed(seed)
     if no_save and save is not None:
         raise UsageError("--save and --no-save: choose one")
     path = None if no_save else Path(save) if save is not None else default_save(loaded, seed)
@@ -944,34 +954,47 @@ def start_save(path: Path, ruleset: Ruleset, seat: int, bots: str, hint_level: s
     except OSError as exc:
         raise UsageError(f"{path}: cannot create its folder: {exc.strerror or exc}") from None
     name = _ruleset_name(path.parent, ruleset, what)
-    side = {"ddz_play": 1, "seat": seat, "bots": bots, "hint": hint_level}
-    write_whole(sidecar_path(path), json.dumps(side) + "\n", f"the {what} was not saved")
+    side = {"ddz_play": 1, "save": path.name, "seat": seat, "bots": bots, "hint": hint_level}
+    write_new(sidecar_path(path), json.dumps(side) + "\n",
+              f"it is not the side file of a new {what} saved as {path}; give --save another "
+              "file", f"the {what} was not saved")
     return name
 
 
+def write_save(path: Path, text: str, first: bool, what: str) -> None:
+    """Write a game's save: the first time as a new file (:func:`write_new`: a file there is
+    never overwritten), then over the file this game made, or resumed from."""
+    kept = f"the {what} goes on unsaved"
+    if first:
+        write_new(path, text, f"continue that game with 'ddz play --resume {path}', or give "
+                  "--save another file", kept)
+    else:
+        write_whole(path, text, kept)
+
+
 def _ruleset_name(folder: Path, ruleset: Ruleset, what: str = "hand") -> str:
-    """How the saved record names its ruleset: a bundled id, or a copy beside it (an
-    existing file of that name is used only if it is the same ruleset, never overwritten)."""
-    if ruleset.id in bundled_ids() and load_bundled(ruleset.id) is ruleset:
-        return ruleset.id
-    target = folder / f"{ruleset.id}.yaml"
-    if target.exists() or target.is_symlink():
-        try:
-            same = dict(load(str(target)).data) == dict(ruleset.data)
-        except DdzError:
-            same = False
-        if not same:
-            raise UsageError(f"{target} exists and is not the ruleset {ruleset.id} being "
-                             f"played; save the {what} in another folder (--save)")
-        return target.name
-    return ruleset_beside(folder, ruleset)
+    """How the saved record names its ruleset: :func:`~ddz_rules.records.ruleset_beside`,
+    the rule every command that writes records follows (never a file overwritten)."""
+    return ruleset_beside(folder, ruleset, f"save the {what} in another folder (--save)")
 
 
 def _read_sidecar(save: Path) -> dict[str, Any] | None:
+    """Who plays which seat in the game saved in ``save``, from its side file; None where it
+    has none. The side file is ``NAME.play.json`` (:func:`sidecar_path`), or for a game saved by
+    an older version as ``NAME.json``, the old ``NAME.play.json`` if it names no save (a side
+    file that names one belongs to the save ``NAME``, not to ``NAME.json``)."""
     path = sidecar_path(save)
-    if not path.exists():
-        return None
+    legacy = legacy_sidecar_path(save)
+    if not (path.exists() or path.is_symlink()):
+        if legacy is None or not legacy.exists():
+            return None
+        side = _sidecar_fields(legacy)
+        return None if side.get("save") is not None else side
+    return _sidecar_fields(path)
 
+
+def _sidecar_fields(path: Path) -> dict[str, Any]:
+    """The fields of a side file, checked: one line naming the file and field at fault."""
     def error(reason: str) -> UsageError:
         return UsageError(f"{path}: {reason}")
 
@@ -989,4 +1012,7 @@ def _read_sidecar(save: Path) -> dict[str, Any] | None:
         if not isinstance(level, str) or level not in LEVELS:
             raise error(f"field {name}: {str(level)[:40]!r} is not a bot level "
                         f"({', '.join(LEVELS)})")
-    return {"seat": seat, "bots": bots, "hint": hint}
+    named = data.get("save")
+    if named is not None and not isinstance(named, str):
+        raise error(f"field save: {str(named)[:40]!r} is not a file name")
+    return {"seat": seat, "bots": bots, "hint": hint, "save": named}
