@@ -32,7 +32,7 @@ from ddz_rules import cards
 from ddz_rules.errors import DdzError, UsageError
 from ddz_rules.records import check_seed, is_match_record, read_record, replay, replay_match
 from ddz_rules.reports import EXAMPLES, check_report, diff_report
-from ddz_rules.ruleset import bundled_ids, load
+from ddz_rules.ruleset import bundled_ids, load, stated_inert
 from ddz_rules.simulate import simulate
 from ddz_rules.table import (
     Play,
@@ -126,22 +126,45 @@ def _check_text(report: dict[str, Any]) -> str:
              f"  {report['players']} players, {report['deck']}-card deck, "
              f"{report['undealt']} undealt; readings: {report['settlement']}"]
     if not report.get("enumerated", True):
-        return "\n".join(lines + _sampled_text(report))
-    lines.append(f"  {report['plays']} legal plays")
+        return "\n".join(lines + _sampled_text(report) + _wild_text(report))
+    lines.append(f"  {report['plays']} legal plays"
+                 + (" of natural cards (the play table)" if "wilds" in report else ""))
     width = max(len(t) for t in report["by_type"])
     lines += [f"    {t:<{width}} {n:>6}" for t, n in report["by_type"].items()]
     if report["ambiguous"]:
         verdict = ("every such play is made with a named reading"
                    if report["settlement"] == "declared"
                    else "this ruleset claims unique readings: DEFECT")
-        lines.append(f"  {report['ambiguous']} plays read more than one way ({verdict}):")
+        natural = " of natural cards" if "wilds" in report else ""
+        lines.append(f"  {report['ambiguous']} plays{natural} read more than one way "
+                     f"({verdict}):")
         for item in report["ambiguous_examples"]:
             readings = ", ".join(f"{r['type']}/{r['length']}/{r['rank']}"
                                  for r in item["readings"])
             lines.append(f"    {item['cards']}: {readings}")
+    elif "wilds" in report:
+        lines.append("  every play of natural cards has exactly one reading (the exhaustive "
+                     "check covers natural cards only)")
     else:
         lines.append("  every play has exactly one reading")
-    return "\n".join(lines)
+    return "\n".join(lines + _wild_text(report))
+
+
+def _wild_text(report: dict[str, Any]) -> list[str]:
+    """What the report measured of plays holding wild cards: a sample, not a check."""
+    if "wilds" not in report:
+        return []
+    wilds = report["wilds"]
+    lines = [f"  with wild cards (not part of that check): of {wilds['sets']} card sets drawn "
+             "at random, each a play with 1 to 4 cards",
+             f"    swapped for wilds, {wilds['plays']} are plays and {wilds['several']} of them "
+             "read more than one way; such a play is made with a named reading"]
+    example = wilds["example"]
+    if example is not None:
+        readings = ", ".join(f"{r['type']}/{r['length']}/{r['rank']}"
+                             for r in example["readings"])
+        lines.append(f"    e.g. {example['cards']} (wild {example['wild']}): {readings}")
+    return lines
 
 
 def _sampled_text(report: dict[str, Any]) -> list[str]:
@@ -191,7 +214,11 @@ def _sampled_text(report: dict[str, Any]) -> list[str]:
 
 def cmd_check(args: argparse.Namespace) -> int:
     names = args.rulesets or bundled_ids()
-    reports = [check_report(load(n)) for n in names]
+    rulesets = [load(n) for n in names]
+    for ruleset in rulesets:
+        for error in stated_inert(ruleset):
+            raise error  # the first: a rule its own file states that the referee never runs
+    reports = [check_report(r) for r in rulesets]
     payload: Any = reports if len(reports) > 1 else reports[0]
     _emit(args, payload, lambda: "\n\n".join(_check_text(r) for r in reports))
     defective = [r for r in reports if r["settlement"] == "unique" and r["ambiguous"]]

@@ -13,7 +13,7 @@ from typing import Any
 
 from ddz_rules import cards
 from ddz_rules.rulepoints import RulePoint, differences, every_rule
-from ddz_rules.ruleset import Ruleset
+from ddz_rules.ruleset import Ruleset, inert_points
 from ddz_rules.table import MAX_READINGS, PlayTable, compile_table, table_order
 
 EXAMPLES = 5
@@ -21,6 +21,8 @@ EXAMPLES = 5
 SAMPLE_PLAYS = 20_000
 #: Random hands of the most cards a seat holds whose plays :func:`sampled_report` counts.
 SAMPLE_HANDS = 200
+#: Card sets holding wild cards that :func:`wild_readings` draws at random.
+WILD_SAMPLE = 400
 #: How :func:`changed_fields` shows a field that one side leaves to its default.
 DEFAULT = "(default)"
 
@@ -49,6 +51,7 @@ def check_report(ruleset: Ruleset) -> dict[str, Any]:
     ambiguous = table.ambiguous()
     return {
         **_heading(ruleset),
+        **({"wilds": wild_readings(table)} if ruleset.wild_drawn else {}),
         "enumerated": True,
         "plays": len(table),
         "by_type": table.by_type(),
@@ -58,6 +61,47 @@ def check_report(ruleset: Ruleset) -> dict[str, Any]:
             for k in ambiguous
         ],
     }
+
+
+def wild_readings(table: PlayTable, sets: int = WILD_SAMPLE) -> dict[str, Any]:
+    """How card sets holding wild cards read, measured on a sample: the play table, and so
+    the exhaustive check of readings, holds natural cards only, and the card sets with wilds
+    are too many to list (each natural play with any of its cards swapped for wilds, under
+    each wild rank).
+
+    Each of ``sets`` card sets is a play of the table, drawn at random, with one to four of
+    its cards (not of the wild rank) swapped for cards of a wild rank drawn for the hand,
+    seeded by the ruleset's id so the report is the same every time. ``plays`` counts those
+    that are plays, ``several`` those that read more than one way, and ``example`` is the
+    first of them, with its readings.
+    """
+    ruleset = table.ruleset
+    rng = random.Random(f"{ruleset.id}/wilds")
+    keys = sorted(table.plays, key=table_order)
+    drawn = plays = several = 0
+    example: dict[str, Any] | None = None
+    while drawn < sets and keys:
+        key = rng.choice(keys)
+        wild = tuple(sorted(rng.sample(ruleset.wild_ranks, len(ruleset.wild_drawn))))
+        rank = rng.choice(wild)
+        counts = list(cards.unpack(key))
+        natural = [r for r in cards.ranks_of(key) if r != rank]
+        swapped = min(ruleset.copies[rank] - counts[rank], len(natural), rng.randint(1, 4))
+        if swapped < 1:
+            continue
+        for r in rng.sample(natural, swapped):
+            counts[r] -= 1
+            counts[rank] += 1
+        drawn += 1
+        readings = table.readings(cards.pack(counts), wild)
+        plays += bool(readings)
+        if len(readings) > 1:
+            several += 1
+            if example is None:
+                example = {"cards": cards.key_text(cards.pack(counts)),
+                           "wild": "".join(cards.RANKS[r] for r in wild),
+                           "readings": [r.to_json() for r in readings]}
+    return {"sets": drawn, "plays": plays, "several": several, "example": example}
 
 
 def sampled_report(table: PlayTable, plays: int | None = None,
@@ -95,6 +139,7 @@ def sampled_report(table: PlayTable, plays: int | None = None,
               for _ in range(hands)]
     return {
         **_heading(ruleset),
+        **({"wilds": wild_readings(table)} if ruleset.wild_drawn else {}),
         "enumerated": False,
         "limit": MAX_READINGS,
         "readings": table.size_estimate(),
@@ -131,9 +176,11 @@ def diff_report(a: PlayTable, b: PlayTable, examples: int = EXAMPLES) -> dict[st
     says how many examples are listed of ``count``.
     """
     rules_a, rules_b = every_rule(a.ruleset), every_rule(b.ruleset)
+    unused_a, unused_b = inert_points(a.ruleset), inert_points(b.ruleset)
     rules = []
     for point in differences(a.ruleset, b.ruleset):
-        in_a, in_b = _stated(rules_a.get(point.dotted)), _stated(rules_b.get(point.dotted))
+        in_a = _stated(rules_a.get(point.dotted), unused_a.get(point.dotted))
+        in_b = _stated(rules_b.get(point.dotted), unused_b.get(point.dotted))
         rules.append({"key": point.dotted, "a": in_a, "b": in_b,
                       "changed": changed_fields(in_a["value"], in_b["value"])})
 
@@ -161,10 +208,15 @@ def diff_report(a: PlayTable, b: PlayTable, examples: int = EXAMPLES) -> dict[st
     }
 
 
-def _stated(point: RulePoint | None) -> dict[str, Any]:
-    """A rule as one ruleset states it; ``stated`` is false where it does not state it."""
+def _stated(point: RulePoint | None, unused: str | None = None) -> dict[str, Any]:
+    """A rule as one ruleset states it; ``stated`` is false where it does not state it, and
+    ``not_used`` gives the reason where it has no effect there (its prose is then not shown,
+    since it describes no rule that is played)."""
     if point is None:
         return {"value": None, "text": "(not stated)", "stated": False}
+    if unused is not None:
+        return {"value": point.value, "text": f"(not used under this ruleset: {unused})",
+                "stated": True, "not_used": unused}
     return {"value": point.value, "text": point.text, "stated": True}
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ddz_rules.ruleset import Ruleset
+from ddz_rules.ruleset import Ruleset, inert_points
 
 #: Keys of a ruleset document that are about the ruleset, not rules.
 META_KEYS = ("id", "extends", "title", "summary", "source", "interpretations", "examples")
@@ -77,9 +77,13 @@ def every_rule(ruleset: Ruleset) -> dict[str, RulePoint]:
 
 def differences(a: Ruleset, b: Ruleset) -> list[RulePoint]:
     """The rules whose value differs between ``a`` and ``b``, as ``b`` states them, by key;
-    a rule one ruleset lacks counts as different (value ``None``, text "(not stated)")."""
+    a rule one ruleset lacks counts as different (value ``None``, text "(not stated)"), and
+    a rule that has no effect in either (:func:`~ddz_rules.ruleset.inert_points`, or not
+    stated) is no difference, whatever the values say."""
     rules_a, rules_b = every_rule(a), every_rule(b)
+    unread = (set(inert_points(a)) | set(rules_b) - set(rules_a)) & (
+        set(inert_points(b)) | set(rules_a) - set(rules_b))
     missing = RulePoint((), None, "(not stated)")
     return [rules_b.get(k, RulePoint(tuple(k.split(".")), None, missing.text))
             for k in sorted(set(rules_a) | set(rules_b))
-            if rules_a.get(k, missing).value != rules_b.get(k, missing).value]
+            if k not in unread and rules_a.get(k, missing).value != rules_b.get(k, missing).value]

@@ -38,19 +38,6 @@ FAMILY_KEYS = {
 }
 
 
-def unused_auction_points(family: str) -> set[str]:
-    """The ``auction`` points an auction family never reads, though a ruleset may inherit
-    them: the other families' parameters, and, where there is no auction (``none``), what
-    happens when everyone passes (``all_pass``), since nobody speaks.
-
-    >>> sorted(unused_auction_points("none"))
-    ['all_pass', 'bids', 'max_grabs', 'max_robs']
-    """
-    used = set(FAMILY_KEYS[family])
-    unused = {key for keys in FAMILY_KEYS.values() for key in keys} - used
-    return unused | ({"all_pass"} if family == "none" else set())
-
-
 #: A hand's multiplier is at most 10 to this power: scores, their means and their variances
 #: then stay finite in floating point, however many hands a comparison averages.
 MAX_MULTIPLIER_DIGITS = 100
@@ -313,6 +300,124 @@ class Ruleset:
                     f"{self.copies[rank]}"
                 )
         return ranks
+
+
+# --------------------------------------------------------------------------- inert points
+
+
+@dataclass(frozen=True)
+class Inert:
+    """One row of :data:`INERT`: a rule point, the condition on a ruleset's other values under
+    which the referee never reads it, and why (formatted with the ruleset as ``r``)."""
+
+    point: str
+    when: Callable[[Ruleset], bool]
+    reason: str
+
+
+def _families_of(key: str) -> str:
+    """The auction families that read the parameter ``key``, as words."""
+    names = [f for f, keys in FAMILY_KEYS.items() if key in keys]
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+
+
+def _throws_in(ruleset: Ruleset) -> bool:
+    """Whether a deal can be thrown in: an auction nobody may take, dealt again."""
+    return ruleset.auction_family != "none" and ruleset.all_pass == "redeal"
+
+
+def _unread_by_family(key: str) -> Callable[[Ruleset], bool]:
+    """The condition that the ruleset's auction family does not read parameter ``key``."""
+    return lambda r: key not in FAMILY_KEYS[r.auction_family]
+
+
+def _unread_kicker_rule(key: str, units: tuple[int, ...] = (1, 2),
+                        chains_only: bool = False) -> Callable[[Ruleset], bool]:
+    """The condition that no enabled combination type reads the ruleset-wide kicker rule
+    ``key``: none carries kickers of ``units`` (as a chain, with ``chains_only``) without
+    stating its own."""
+
+    def unread(ruleset: Ruleset) -> bool:
+        for ctype in ruleset.combinations:
+            if ctype.kicker_unit not in units or (chains_only and not ctype.is_chain):
+                continue
+            if key not in ruleset.data["combinations"][ctype.name].get("kickers", {}):
+                return False
+        return True
+
+    return unread
+
+
+#: Rule points that can have no effect, by the ruleset's other values: a new entry is one row.
+INERT: tuple[Inert, ...] = (
+    *(Inert(f"auction.{key}", _unread_by_family(key),
+            f"only a {_families_of(key)} auction reads it; this one is {{r.auction_family}}")
+      for key in dict.fromkeys(k for keys in FAMILY_KEYS.values() for k in keys)),
+    Inert("auction.all_pass", lambda r: r.auction_family == "none",
+          "there is no auction, so nobody passes"),
+    Inert("deal.kitty_shown", lambda r: r.kitty == 0, "there is no kitty to show"),
+    Inert("match.target", lambda r: r.match.length != "target",
+          "the match is of length {r.match.length}, so no total ends it"),
+    Inert("match.redeal", lambda r: not _throws_in(r),
+          "no deal is ever thrown in (auction.family {r.auction_family}, auction.all_pass "
+          "{r.all_pass})"),
+    Inert("scoring.spring", lambda r: "spring" not in r.factors,
+          "scoring.multipliers has no spring factor"),
+    Inert("scoring.anti_spring", lambda r: "anti_spring" not in r.factors,
+          "scoring.multipliers has no anti_spring factor"),
+    *(Inert(f"kickers.{key}", _unread_kicker_rule(key),
+            "no enabled combination type carries kickers under the ruleset-wide rule")
+      for key in ("may_match_body", "max_copies_among_kickers", "both_jokers_as_kickers",
+                  "quads_are_blocks", "jokers_as_kickers")),
+    Inert("kickers.single_kickers_distinct",
+          _unread_kicker_rule("single_kickers_distinct", (1,)),
+          "no enabled combination type carries single kickers under the ruleset-wide rule"),
+    Inert("kickers.pair_kickers_distinct",
+          _unread_kicker_rule("pair_kickers_distinct", (2,)),
+          "no enabled combination type carries pair kickers under the ruleset-wide rule"),
+    Inert("kickers.kicker_trio_beside_chain",
+          _unread_kicker_rule("kicker_trio_beside_chain", (1,), chains_only=True),
+          "no enabled chain carries single kickers under the ruleset-wide rule"),
+)
+
+
+def inert_points(ruleset: Ruleset) -> dict[str, str]:
+    """The rule points of ``ruleset`` that have no effect under its other values, each with
+    the reason, by dotted key: the rules book shows them as not used, ``ddz diff`` ignores a
+    point inert on both sides, and ``ddz check`` refuses a file that states one itself.
+
+    >>> inert_points(load("no-kitty"))["deal.kitty_shown"]
+    'there is no kitty to show'
+    """
+    return {row.point: row.reason.format(r=ruleset) for row in INERT
+            if _states(ruleset.data, row.point) and row.when(ruleset)}
+
+
+def _states(data: Mapping[str, Any], dotted_key: str) -> bool:
+    node: Any = data
+    for key in dotted_key.split("."):
+        if not isinstance(node, Mapping) or key not in node:
+            return False
+        node = node[key]
+    return True
+
+
+def stated_inert(ruleset: Ruleset) -> list[RulesetError]:
+    """An error for each inert point the ruleset's own file states (not by inheritance)
+    where it could leave it out: a variant may always, a complete ruleset only where the
+    schema does not require the point. The rule would be prose the referee never runs."""
+    required = schema()["properties"]
+    found = []
+    for key, reason in inert_points(ruleset).items():
+        path = tuple(key.split("."))
+        origin = ruleset.origins.get(path)
+        if origin is None or origin[0] != ruleset.path:
+            continue
+        if ruleset.base is None and path[-1] in required.get(path[0], {}).get("required", ()):
+            continue
+        found.append(RulesetError(f"states a rule that has no effect here ({reason}); leave "
+                                  "it out", path=origin[0], line=origin[1], key=key))
+    return found
 
 
 # --------------------------------------------------------------------------- loading
@@ -726,7 +831,10 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
     if family == "call_rob" and players != 2:
         raise fail(f"the call_rob auction is for two players, not {players}",
                    "auction", "family", "value")
-    bids = tuple(auction.get("bids", {}).get("value", ()))
+    # A family's parameters are read by that family alone (see INERT): another family's,
+    # inherited from a base, are left out here, so that nothing else can read them either.
+    reads = FAMILY_KEYS[family]
+    bids = tuple(auction.get("bids", {}).get("value", ())) if "bids" in reads else ()
     if list(bids) != sorted(set(bids)):
         raise fail(f"bids {list(bids)} must rise strictly", "auction", "bids", "value")
     peasant_goal = _value(data, "ending", "peasant_goal")
@@ -756,8 +864,8 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
             hint = f"; did you mean '{near[0]}'?" if near else ""
             raise fail(f"'{event}' is neither a class nor one of {', '.join(HAND_EVENTS)}{hint}",
                        "scoring", "multipliers", "value")
-    max_robs = auction.get("max_robs", {}).get("value", 0)
-    max_grabs = auction.get("max_grabs", {}).get("value", 0)
+    max_robs = auction.get("max_robs", {}).get("value", 0) if "max_robs" in reads else 0
+    max_grabs = auction.get("max_grabs", {}).get("value", 0) if "max_grabs" in reads else 0
     digits, worst = _largest_multiplier(
         multipliers, combos, deck_size,
         robs=max_robs if family == "call_rob" else 0,

@@ -31,7 +31,7 @@ from ddz_rules import CardError, PlayTable, bundled_ids, compile_table, load, sc
 from ddz_rules.cards import RANK_INDEX, RANKS, key_text
 from ddz_rules.cli import build_parser, main
 from ddz_rules.docs import generate
-from ddz_rules.docs.book import Book, rule_points
+from ddz_rules.docs.book import Book, lookup, rule_points
 from ddz_rules.docs.invariants import INVARIANTS
 from ddz_rules.docs.reference import (
     argument_rows,
@@ -45,6 +45,7 @@ from ddz_rules.docs.rulesets import ruleset_nav
 from ddz_rules.game import Passed, Played
 from ddz_rules.records import read_record, record_schema, replay
 from ddz_rules.reports import check_report, diff_report
+from ddz_rules.ruleset import inert_points
 from ddz_rules.ruleset import schema as ruleset_schema
 from ddz_rules.simulate import simulate
 
@@ -172,7 +173,8 @@ def test_every_ruleset_page_states_every_rule_element(pages: dict[str, str]) -> 
     for rid in RULESETS:
         page = pages[f"rulesets/{rid}.md"]
         data = load(rid).data
-        texts = [p.text for p in rule_points(data)]
+        unused = inert_points(load(rid))
+        texts = [p.text for p in rule_points(data) if p.dotted not in unused]
         texts += [str(s["text"]) for s in data["combinations"].values()]
         texts += [str(c["text"]) for c in data["classes"].values()]
         texts += [str(i[k]) for i in data.get("interpretations", [])
@@ -181,6 +183,22 @@ def test_every_ruleset_page_states_every_rule_element(pages: dict[str, str]) -> 
         for text in texts:
             assert " ".join(text.split()) in " ".join(page.split()), \
                 f"{rid}: page lacks {text[:60]!r}"
+
+
+def test_no_ruleset_page_describes_a_rule_that_is_not_played(pages: dict[str, str]) -> None:
+    """A rule point that has no effect under a ruleset (inherited from its base) is shown
+    as not used, with the reason, and its prose never appears on the ruleset's page."""
+    for rid in RULESETS:
+        page = " ".join(pages[f"rulesets/{rid}.md"].split())
+        ruleset = load(rid)
+        for key, reason in inert_points(ruleset).items():
+            text = " ".join(lookup(ruleset.data, tuple(key.split(".")))["text"].split())
+            assert text not in page, f"{rid}: the page describes {key}, which has no effect"
+            assert f"Not used under this ruleset: {reason}." in page, (rid, key)
+    no_kitty = " ".join(pages["rulesets/no-kitty.md"].split())
+    assert "the kitty is turned face up for everyone to see" not in no_kitty
+    assert "A bid is 1, 2 or 3" not in pages["rulesets/call-and-grab.md"]
+    assert "A bid is 1, 2 or 3" in pages["rulesets/classic.md"]
 
 
 def test_every_bundled_ruleset_has_a_page_in_the_nav(pages: dict[str, str]) -> None:
@@ -737,10 +755,12 @@ def test_the_rules_lead_with_the_players_words(pages: dict[str, str]) -> None:
         facts = re.findall(r"^- \*\*([A-Za-z ]+):\*\*", page, re.M)
         assert facts and not {"Body", "Chain", "Class", "Kickers"} & set(facts), rid
         assert {"Main part", "Run", "Extra cards", "Beats"} <= set(facts), rid
+        unused = inert_points(load(rid))
         for point in rule_points(load(rid).data):
             if point.dotted.startswith(("combinations.", "classes.")):
                 continue
-            prose = " ".join(point.text.split())
+            prose = (f"Not used under this ruleset: {unused[point.dotted]}."
+                     if point.dotted in unused else " ".join(point.text.split()))
             flat = " ".join(page.split())
             key = f'<small class="key"><code>{point.dotted.replace("_", "_<wbr>")}</code></small>'
             assert f"{prose} {key}" in flat, (rid, point.dotted)

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from ddz_rules import load
+from ddz_rules import bundled_ids, load
 from ddz_rules.cli import main
 from ddz_rules.compare.matches import MatchSpec, MatchTask, execute_matches, play_match
+from ddz_rules.game import deal
 from ddz_rules.match import MatchState, side_winners
 from ddz_rules.records import read_record, replay_match
 
@@ -308,3 +309,42 @@ def test_matches_on_a_dask_cluster_equal_matches_here() -> None:
     here = execute_matches(spec)
     with local_cluster(n_workers=1, threads_per_worker=1) as cluster:
         assert execute_matches(spec, scheduler=cluster.scheduler_address) == here
+
+
+def test_every_four_player_seat_deals_two_counted_hands_even_after_a_thrown_in_deal() -> None:
+    """four-player's prose: "eight hands that count, so that each player deals two of them";
+    a deal thrown in (all four passed) is dealt again by the same player."""
+    state = MatchState(load("four-player"))
+    state.add(scores=(0, 0, 0, 0), winners=(), redeal=True)
+    while not state.over:
+        state.add(scores=(3, -1, -1, -1), winners=(0,))
+    counted = [h.dealer for h in state.hands if h.counted]
+    assert len(counted) == 8 and sorted(counted) == [0, 0, 1, 1, 2, 2, 3, 3]
+    assert state.hands[0].dealer == state.hands[1].dealer == 0
+
+
+def test_under_the_marked_card_who_deals_only_turns_the_seats_round() -> None:
+    """marked-card's reason to rotate the deal instead of drawing lots: a deal by dealer d is
+    the deal by dealer 0 with every seat moved d places, the marked card's holder (the first
+    bidder) included, so the dealer decides nothing."""
+    ruleset = load("marked-card")
+    for seed in range(20):
+        base = deal(ruleset, seed, 0)
+        for dealer in range(1, ruleset.players):
+            moved = deal(ruleset, seed, dealer)
+            assert moved.first_bidder == (base.first_bidder + dealer) % ruleset.players
+            assert moved.marked_card == base.marked_card and moved.kitty == base.kitty
+            assert all(moved.hands[(s + dealer) % ruleset.players] == base.hands[s]
+                       for s in range(ruleset.players))
+
+
+def test_every_ruleset_that_states_match_rules_records_its_match_choices() -> None:
+    for ruleset_id in bundled_ids():
+        ruleset = load(ruleset_id)
+        if "match" not in ruleset.overlay:
+            continue
+        questions = [i["question"] for i in ruleset.data.get("interpretations", [])
+                     if "match" in i["question"]]
+        assert questions, f"{ruleset_id} states match rules without an interpretation"
+    classic = load("classic").data["match"]["hands"]["text"]
+    assert "most often" not in classic  # text 003 says often 10, 20 or multiples

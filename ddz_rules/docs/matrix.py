@@ -7,9 +7,7 @@ reference ruleset (``classic``) is marked.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from ddz_rules import cards
 from ddz_rules.docs import wild
@@ -34,7 +32,7 @@ from ddz_rules.docs.rulesets import (
     playable_ranks,
     point_label,
 )
-from ddz_rules.ruleset import CombinationType, Ruleset, unused_auction_points
+from ddz_rules.ruleset import CombinationType, Ruleset, inert_points
 
 #: Headings of the groups of rule points, by top-level key; unknown keys get a label.
 GROUPS = {
@@ -198,8 +196,7 @@ def rows(book: Book) -> list[Row]:
         cells = []
         for r in rulesets:
             node = lookup(r.data, path)
-            unused = path[0] == "auction" and path[-1] in unused_auction_points(
-                r.auction_family)
+            unused = ".".join(path) in inert_points(r)
             cells.append(value_text(node["value"], path[-1]) if is_point(node) and not unused
                          else "none (no wild cards)" if path[0] == "wild" and not r.wild_drawn
                          else "not used")
@@ -289,10 +286,14 @@ def matrix_page(book: Book) -> str:
 # --------------------------------------------------------------------------- side by side
 
 
-def _point_text(data: Mapping[str, Any], path: tuple[str, ...]) -> tuple[str, str] | None:
-    node = lookup(data, path)
+def _point_text(ruleset: Ruleset, path: tuple[str, ...]) -> tuple[str, str] | None:
+    """A rule point's value and prose, or "not used" and why where it has no effect."""
+    node = lookup(ruleset.data, path)
     if not is_point(node):
         return None
+    unused = inert_points(ruleset).get(".".join(path))
+    if unused is not None:
+        return "not used", f"Not used under this ruleset: {unused}."
     return value_text(node["value"], path[-1]), str(node["text"])
 
 
@@ -307,7 +308,7 @@ def side_by_side_page(book: Book) -> str:
     same: list[tuple[str, str, str]] = []
     current_group = ""
     for path in point_paths(book):
-        texts = [_point_text(r.data, path) for r in rulesets]
+        texts = [_point_text(r, path) for r in rulesets]
         present = [(r.id, t) for r, t in zip(rulesets, texts, strict=True) if t is not None]
         if len({t for _, t in present}) == 1:
             value, text = present[0][1]

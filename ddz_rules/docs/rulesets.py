@@ -46,7 +46,7 @@ from ddz_rules.docs.render import (
     value_text,
 )
 from ddz_rules.game import ALONE, CALL
-from ddz_rules.ruleset import CombinationType, Ruleset
+from ddz_rules.ruleset import CombinationType, Ruleset, inert_points
 from ddz_rules.scoring import settle
 from ddz_rules.table import PlayTable, Reading
 
@@ -231,7 +231,12 @@ def examples_md(examples: Sequence[Mapping[str, Any]]) -> str:
 
 
 def point_block(ruleset: Ruleset, point: RulePoint) -> str:
-    """A rule point with the examples of its prose."""
+    """A rule point with the examples of its prose; a point that has no effect under this
+    ruleset (:func:`~ddz_rules.ruleset.inert_points`) is shown as not used, never its prose."""
+    unused = inert_points(ruleset).get(point.dotted)
+    if unused is not None:
+        return (f"**{point_label(point.path)}: not used**\n\nNot used under this ruleset: "
+                f"{unused}. {key_ref(point.dotted)}")
     shown = examples_md(prose_examples(ruleset).get(point.dotted, []))
     return point_md(point) + (f"\n\n{shown}" if shown else "")
 
