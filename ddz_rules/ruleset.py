@@ -33,7 +33,7 @@ FAMILY_KEYS = {
     "open_consecutive_passes": ("bids",),
     "open_until_passed": ("bids",),
     "call_rob": ("max_robs",),
-    "call_grab": ("max_grabs",),
+    "call_grab": ("max_grabs", "grabbers"),
     "none": ("fixed_bid",),
 }
 
@@ -44,7 +44,7 @@ def unused_auction_points(family: str) -> set[str]:
     happens when everyone passes (``all_pass``), since nobody speaks.
 
     >>> sorted(unused_auction_points("none"))
-    ['all_pass', 'bids', 'max_grabs', 'max_robs']
+    ['all_pass', 'bids', 'grabbers', 'max_grabs', 'max_robs']
     """
     used = set(FAMILY_KEYS[family])
     unused = {key for keys in FAMILY_KEYS.values() for key in keys} - used
@@ -221,6 +221,9 @@ class Ruleset:
     bids: tuple[int, ...]
     max_robs: int
     max_grabs: int
+    #: ``auction.grabbers``: who may grab in a call-and-grab auction (``any_other`` or
+    #: ``not_declined``); ``any_other`` where the family has no grabs.
+    grabbers: str
     #: ``auction.fixed_bid``: the landlord's bid where ``auction.family`` is ``none``, else None.
     fixed_bid: int | None
     all_pass: str
@@ -758,6 +761,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
                        "scoring", "multipliers", "value")
     max_robs = auction.get("max_robs", {}).get("value", 0)
     max_grabs = auction.get("max_grabs", {}).get("value", 0)
+    grabbers = auction.get("grabbers", {}).get("value", "any_other")
     digits, worst = _largest_multiplier(
         multipliers, combos, deck_size,
         robs=max_robs if family == "call_rob" else 0,
@@ -799,7 +803,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         switched_off=tuple(switched_off),
         kitty_shown=_value(data, "deal", "kitty_shown"),
         first_bidder=auction["first_bidder"]["value"], auction_family=family, bids=bids,
-        max_robs=max_robs, max_grabs=max_grabs, fixed_bid=fixed_bid,
+        max_robs=max_robs, max_grabs=max_grabs, grabbers=grabbers, fixed_bid=fixed_bid,
         all_pass=auction["all_pass"]["value"], peasant_goal=peasant_goal,
         base_rule=base_rule, multipliers=tuple(multipliers.items()),
         cap=_value(data, "scoring", "cap"), match=match,

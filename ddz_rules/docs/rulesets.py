@@ -64,6 +64,7 @@ LABELS = {
     "auction.bids": "Bids",
     "auction.max_robs": "Most robs",
     "auction.max_grabs": "Most grabs",
+    "auction.grabbers": "Who may grab",
     "auction.fixed_bid": "Fixed bid (no auction)",
     "auction.all_pass": "If nobody bids",
     "play.trick": "Tricks",
