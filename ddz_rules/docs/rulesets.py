@@ -72,6 +72,7 @@ LABELS = {
     "readings.settlement": "Readings",
     "scoring.base": "Base",
     "scoring.multipliers": "Multipliers",
+    "scoring.dealt_bonus": "Dealt-hand bonuses",
     "scoring.spring": "Spring",
     "scoring.anti_spring": "Anti-spring",
     "scoring.cap": f"Cap on {WORTH}",
