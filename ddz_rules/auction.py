@@ -223,12 +223,17 @@ class CallRob(_Calling):
 
 @dataclass
 class CallGrab(_Calling):
-    """Call, then one chance to grab for each other player, then the caller's last word.
+    """Call, then one chance to grab for each player ``auction.grabbers`` admits, then the
+    caller's last word.
 
     The variant of text 003: each grab makes the grabber the candidate and doubles the stake.
+    ``grabbers`` is ``any_other`` (every player but the caller is asked in turn) or
+    ``not_declined`` (a player who said no-call before the call is never asked: the apps' rule).
+    Once anyone has grabbed, the caller is asked last; ``max_grabs`` grabs end it at once.
     """
 
     max_grabs: int = 3
+    grabbers: str = "any_other"
     caller: int | None = None
     candidate: int | None = None
     grabs: int = 0
@@ -236,6 +241,15 @@ class CallGrab(_Calling):
 
     def legal(self) -> list[str]:
         return ["call", "no-call"] if self.caller is None else ["grab", "no-grab"]
+
+    @property
+    def declined(self) -> list[int]:
+        """The seats that said no-call, in the order they said it."""
+        return [seat for seat, word in self.history if word == "no-call"]
+
+    def may_grab(self, seat: int) -> bool:
+        """``auction.grabbers``: whether ``seat``, not the caller, is offered a grab."""
+        return self.grabbers == "any_other" or seat not in self.declined
 
     def _step(self, word: str) -> None:
         if word == "no-call":
@@ -245,7 +259,7 @@ class CallGrab(_Calling):
         if word == "call":
             self.caller = self.candidate = self.to_act
             others = [(self.to_act + i) % self.players for i in range(1, self.players)]
-            self.waiting = others
+            self.waiting = [seat for seat in others if self.may_grab(seat)]
         else:
             if word == "grab":
                 self.candidate = self.to_act
@@ -258,6 +272,15 @@ class CallGrab(_Calling):
             self._finish(AuctionOutcome(self.candidate, grabs=self.grabs))
             return
         self.to_act = self.waiting.pop(0)
+
+    def refusal(self, word: str) -> str:
+        shut_out = [seat for seat in self.declined if not self.may_grab(seat)]
+        if word != "grab" or not shut_out or self.caller is None:
+            return super().refusal(word)
+        seats = " and ".join(f"seat {seat}" for seat in shut_out)
+        return (f"the auction is already over (seat {self.candidate} is the landlord), so "
+                f"{word!r} is one auction word too many: {seats} said no-call, and a player who "
+                f"said no-call may not grab (auction.grabbers: {self.grabbers})")
 
 
 @dataclass
@@ -302,7 +325,8 @@ def new_auction(ruleset: Ruleset, first: int) -> Auction:
     if family == "call_rob":
         return CallRob(**common, max_robs=ruleset.max_robs)  # type: ignore[arg-type]
     if family == "call_grab":
-        return CallGrab(**common, max_grabs=ruleset.max_grabs)  # type: ignore[arg-type]
+        return CallGrab(**common, max_grabs=ruleset.max_grabs,  # type: ignore[arg-type]
+                        grabbers=ruleset.grabbers)
     if family == "none":
         assert ruleset.fixed_bid is not None  # the ruleset's loading requires it
         return NoAuction(**common, bid=ruleset.fixed_bid)  # type: ignore[arg-type]

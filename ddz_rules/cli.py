@@ -470,8 +470,12 @@ def _result_text(result: dict[str, Any]) -> str:
                        for e in result["events"]) or "none"
     partner = (f" with partner seat {result['partner']}" if result.get("partner") is not None
                else "")
+    bonuses = "".join(f"\n  bonus {b['bonus']}: seat {b['seat']} is paid "
+                      f"{b['from_each_other_seat']} by each other seat"
+                      for b in result.get("bonuses", ()))
     return (f"valid: landlord seat {result['landlord']}{partner}, {result['winner']} win\n"
-            f"  base {result['base']} x multiplier {result['multiplier']} (events: {events})\n"
+            f"  base {result['base']} x multiplier {result['multiplier']} (events: {events})"
+            f"{bonuses}\n"
             f"  scores {result['scores']}")
 
 

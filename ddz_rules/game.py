@@ -26,7 +26,7 @@ from ddz_rules.scoring import (
     SidePlays,
     base_of,
     closing_events,
-    dealt_events,
+    dealt_bonuses,
     event,
     redeal,
     settle,
@@ -494,10 +494,11 @@ class Hand:
         assert self.landlord is not None
         side = self.landlord_side
         landlord_won = winner in side
-        self.events += dealt_events(self.ruleset, self.deal.hands)
+        bonus_events, payments = dealt_bonuses(self.ruleset, self.deal.hands)
+        self.events += bonus_events
         self.events += closing_events(self.ruleset, landlord_won, self.side_plays)
         self._settle(settle(self.ruleset, side, landlord_won, base_of(self.ruleset, self.bid),
-                            self.events))
+                            self.events, payments))
 
     @property
     def landlord_side(self) -> tuple[int, ...]:

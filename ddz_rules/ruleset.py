@@ -33,7 +33,7 @@ FAMILY_KEYS = {
     "open_consecutive_passes": ("bids",),
     "open_until_passed": ("bids",),
     "call_rob": ("max_robs",),
-    "call_grab": ("max_grabs",),
+    "call_grab": ("max_grabs", "grabbers"),
     "none": ("fixed_bid",),
 }
 
@@ -42,7 +42,10 @@ FAMILY_KEYS = {
 #: then stay finite in floating point, however many hands a comparison averages.
 MAX_MULTIPLIER_DIGITS = 100
 #: Multiplier events that are not play classes.
-HAND_EVENTS = ("spring", "anti_spring", "rob", "grab", "double_joker", "full_straight")
+HAND_EVENTS = ("spring", "anti_spring", "rob", "grab")
+#: The dealt-hand bonuses (Happy Dou Dizhu), stated in ``scoring.dealt_bonus``: both jokers in
+#: one seat's deal, and a deal holding one card of every rank from 3 to A.
+DEALT_BONUSES = ("double_joker", "full_straight")
 _HERE = Path(__file__).resolve().parent
 
 
@@ -117,6 +120,19 @@ class KickerRules:
 
 
 KICKER_RULE_KEYS = tuple(KickerRules.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
+class DealtBonus:
+    """``scoring.dealt_bonus``: the form of the dealt-hand bonuses and each one's amount.
+
+    ``multiplier``: each bonus held multiplies the hand's stake by its amount, for both sides
+    (a multiplier event, like a bomb). ``payment``: each other seat pays the holder the amount,
+    whatever the outcome, beside the stake (see :func:`ddz_rules.scoring.settle`).
+    """
+
+    form: str
+    amounts: tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -208,6 +224,9 @@ class Ruleset:
     bids: tuple[int, ...]
     max_robs: int
     max_grabs: int
+    #: ``auction.grabbers``: who may grab in a call-and-grab auction (``any_other`` or
+    #: ``not_declined``); ``any_other`` where the family has no grabs.
+    grabbers: str
     #: ``auction.fixed_bid``: the landlord's bid where ``auction.family`` is ``none``, else None.
     fixed_bid: int | None
     all_pass: str
@@ -215,6 +234,8 @@ class Ruleset:
     base_rule: str
     multipliers: tuple[tuple[str, int], ...]
     cap: int | None
+    #: ``scoring.dealt_bonus``; None where the ruleset has no dealt-hand bonus.
+    dealt_bonus: DealtBonus | None
     match: MatchRules
     data: Mapping[str, Any] = field(compare=False, repr=False)
     overlay: Mapping[str, Any] = field(compare=False, repr=False)
@@ -241,8 +262,11 @@ class Ruleset:
 
     @cached_property
     def factors(self) -> dict[str, int]:
-        """``scoring.multipliers``: each multiplier event's factor."""
-        return dict(self.multipliers)
+        """``scoring.multipliers``: each multiplier event's factor, with the dealt-hand
+        bonuses' where ``scoring.dealt_bonus`` makes them multipliers."""
+        bonus = self.dealt_bonus
+        return dict(self.multipliers) | (dict(bonus.amounts) if bonus and
+                                         bonus.form == "multiplier" else {})
 
     @cached_property
     def class_of(self) -> dict[str, str]:
@@ -704,15 +728,16 @@ def _wild(data: Mapping[str, Any], deck_ranks: Sequence[int],
 
 
 def _largest_multiplier(factors: Mapping[str, int], combos: list[CombinationType],
-                        deck_size: int, robs: int, grabs: int) -> tuple[float, str]:
+                        deck_size: int, players: int, robs: int,
+                        grabs: int) -> tuple[float, str]:
     """An upper bound on one hand's multiplier, as decimal digits, and the events behind it.
 
     A play class can multiply at most once per play, and a hand holds at most ``deck_size``
     cards of plays, so a class whose smallest play has ``m`` cards multiplies at most
     ``deck_size // m`` times; spring or anti-spring at most once; robs and grabs at most their
-    auction limits.
+    auction limits; a dealt-hand bonus that multiplies, once a seat.
     """
-    times: dict[str, int] = {}
+    times: dict[str, int] = dict.fromkeys(DEALT_BONUSES, players)
     for event in ("spring", "anti_spring"):
         times[event] = 1
     times["rob"], times["grab"] = robs, grabs
@@ -859,15 +884,32 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
                        "the engine never runs", "scoring", "multipliers", "value")
     known_events = class_events + list(HAND_EVENTS)
     for event in multipliers:
+        if event in DEALT_BONUSES:
+            raise fail(f"'{event}' is a dealt-hand bonus: state it in scoring.dealt_bonus, which "
+                       "says whether it multiplies the stake or is paid to its holder",
+                       "scoring", "multipliers", "value")
         if event not in known_events:
             near = difflib.get_close_matches(event, known_events, n=1)
             hint = f"; did you mean '{near[0]}'?" if near else ""
             raise fail(f"'{event}' is neither a class nor one of {', '.join(HAND_EVENTS)}{hint}",
                        "scoring", "multipliers", "value")
+    bonus = data["scoring"].get("dealt_bonus", {}).get("value")
+    dealt_bonus = None
+    if bonus is not None:
+        amounts = tuple((name, bonus[name]) for name in DEALT_BONUSES if name in bonus)
+        for name, _ in amounts:
+            if name not in happen:
+                raise fail(f"no seat can be dealt a {name} from this deck and deal, so its "
+                           "bonus would be prose the engine never runs",
+                           "scoring", "dealt_bonus", "value", name)
+        dealt_bonus = DealtBonus(bonus["form"], amounts)
     max_robs = auction.get("max_robs", {}).get("value", 0) if "max_robs" in reads else 0
     max_grabs = auction.get("max_grabs", {}).get("value", 0) if "max_grabs" in reads else 0
+    grabbers = (auction.get("grabbers", {}).get("value", "any_other") if "grabbers" in reads
+                else "any_other")
     digits, worst = _largest_multiplier(
-        multipliers, combos, deck_size,
+        multipliers | (dict(dealt_bonus.amounts) if dealt_bonus and
+                       dealt_bonus.form == "multiplier" else {}), combos, deck_size, players,
         robs=max_robs if family == "call_rob" else 0,
         grabs=max_grabs if family == "call_grab" else 0)
     if digits > MAX_MULTIPLIER_DIGITS:
@@ -907,9 +949,9 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         switched_off=tuple(switched_off),
         kitty_shown=_value(data, "deal", "kitty_shown"),
         first_bidder=auction["first_bidder"]["value"], auction_family=family, bids=bids,
-        max_robs=max_robs, max_grabs=max_grabs, fixed_bid=fixed_bid,
+        max_robs=max_robs, max_grabs=max_grabs, grabbers=grabbers, fixed_bid=fixed_bid,
         all_pass=auction["all_pass"]["value"], peasant_goal=peasant_goal,
         base_rule=base_rule, multipliers=tuple(multipliers.items()),
-        cap=_value(data, "scoring", "cap"), match=match,
+        cap=_value(data, "scoring", "cap"), dealt_bonus=dealt_bonus, match=match,
         data=data, overlay=top.data, origins=dict(origins),
     )

@@ -1,7 +1,7 @@
 """Multiplier events and settlement: what a finished hand is worth to each seat.
 
 The meaning of ``scoring.*`` lives here: which events multiply and by how much, what counts as
-a spring or an anti-spring, the base, the cap, and who pays whom.
+a spring or an anti-spring, the base, the cap, the dealt-hand bonuses, and who pays whom.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from math import prod
 
 from ddz_rules.cards import BIG_JOKER, SMALL_JOKER, key_text, unpack
-from ddz_rules.ruleset import Ruleset
+from ddz_rules.ruleset import DEALT_BONUSES, Ruleset
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,19 @@ class MultiplierEvent:
 
 
 @dataclass(frozen=True)
+class BonusPayment:
+    """A dealt-hand bonus paid as points (``scoring.dealt_bonus`` form ``payment``): each
+    other seat pays ``amount`` to ``seat``, whatever the outcome of the hand."""
+
+    name: str
+    seat: int
+    amount: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"bonus": self.name, "seat": self.seat, "from_each_other_seat": self.amount}
+
+
+@dataclass(frozen=True)
 class Result:
     """The outcome of a hand. ``landlord`` is None and scores are zero for a redeal."""
 
@@ -44,6 +57,8 @@ class Result:
     cap: int | None = None
     #: The seat that joined the landlord by playing the called rank (``teams.partner``).
     partner: int | None = None
+    #: The dealt-hand bonuses paid as points, already counted in ``scores``.
+    payments: tuple[BonusPayment, ...] = ()
 
     @property
     def redeal(self) -> bool:
@@ -76,6 +91,8 @@ class Result:
             "scores": list(self.scores), "redeal": self.redeal}
         if self.partner is not None:
             out["partner"] = self.partner
+        if self.payments:
+            out["bonuses"] = [p.to_json() for p in self.payments]
         return out
 
 
@@ -140,43 +157,53 @@ def closing_events(ruleset: Ruleset, landlord_won: bool,
     return [found] if found else []
 
 
-#: The dealt-hand bonuses (Happy Dou Dizhu): both jokers in one seat's deal, and a deal that
-#: holds one card of every rank from 3 to A (a 12-card straight).
-DEALT_EVENTS = ("double_joker", "full_straight")
 _FULL_STRAIGHT = range(0, 12)  # rank indices 3 .. A
 
 
-def dealt_events(ruleset: Ruleset, dealt: Sequence[int]) -> list[MultiplierEvent]:
-    """The bonuses of the seats' dealt hands (``dealt``, packed, before the kitty), each an
-    event where ``scoring.multipliers`` names it. They are counted when the hand is settled,
-    so they reveal nothing about a seat's cards while the hand is played.
+def dealt_bonuses(ruleset: Ruleset,
+                  dealt: Sequence[int]) -> tuple[list[MultiplierEvent], list[BonusPayment]]:
+    """The bonuses of the seats' dealt hands (``dealt``, packed, before the kitty) that
+    ``scoring.dealt_bonus`` lists, in the form it names: multiplier events (form
+    ``multiplier``) or payments to the holder (form ``payment``), for :func:`settle`. They
+    are counted when the hand is settled, so they reveal nothing while it is played.
 
     >>> from ddz_rules.ruleset import load
     >>> from ddz_rules.cards import pack_ranks, parse
-    >>> happy = load("happy")
-    >>> [e.name for e in dealt_events(happy, [pack_ranks(parse("3456789TJQKABR"))])]
-    ['double_joker', 'full_straight']
+    >>> events, payments = dealt_bonuses(load("happy"), [pack_ranks(parse("3456789TJQKABR")), 0])
+    >>> events, [(p.name, p.seat, p.amount) for p in payments]
+    ([], [('double_joker', 0, 1), ('full_straight', 0, 1)])
     """
-    found: list[MultiplierEvent] = []
+    bonus = ruleset.dealt_bonus
+    events: list[MultiplierEvent] = []
+    payments: list[BonusPayment] = []
+    if bonus is None:
+        return events, payments
+    amounts = dict(bonus.amounts)
     for seat, key in enumerate(dealt):
         counts = unpack(key)
         holds = {"double_joker": counts[BIG_JOKER] > 0 and counts[SMALL_JOKER] > 0,
                  "full_straight": all(counts[r] for r in _FULL_STRAIGHT)}
-        for name in DEALT_EVENTS:
-            bonus = event(ruleset, name, seat) if holds[name] else None
-            if bonus:
-                found.append(bonus)
-    return found
+        for name in DEALT_BONUSES:
+            if not holds[name] or name not in amounts:
+                continue
+            if bonus.form == "multiplier":
+                events.append(MultiplierEvent(name, amounts[name], seat))
+            else:
+                payments.append(BonusPayment(name, seat, amounts[name]))
+    return events, payments
 
 
 def settle(ruleset: Ruleset, side: Sequence[int], landlord_won: bool, base: int,
-           events: Sequence[MultiplierEvent]) -> Result:
+           events: Sequence[MultiplierEvent],
+           payments: Sequence[BonusPayment] = ()) -> Result:
     """``scoring.settlement``: with S = base x multiplier, each peasant settles S with the
-    landlord's side, which shares the total equally.
+    landlord's side, which shares the total equally; then each dealt-hand bonus paid as
+    points (``payments``, see :func:`dealt_bonuses`) is paid to its holder by every other seat.
 
     ``side`` is the landlord, then his partner if one joined him. Alone, the landlord wins or
     loses S from each peasant (the classic rule); a side of two shares it, each of them
-    settling as much as a peasant does where the sides are even. The scores sum to zero.
+    settling as much as a peasant does where the sides are even. A payment is beside the
+    stake: the cap does not limit it and nothing multiplies it. The scores sum to zero.
 
     >>> from ddz_rules.ruleset import load
     >>> settle(load("four-player"), (0, 2), True, 3, []).scores
@@ -192,10 +219,14 @@ def settle(ruleset: Ruleset, side: Sequence[int], landlord_won: bool, base: int,
     share, left = divmod(stake * peasants, len(side))
     if left:  # pragma: no cover - sides are one landlord, or a landlord and one partner of four
         raise ValueError(f"a side of {len(side)} cannot share {stake * peasants} equally")
-    scores = tuple(sign * share if seat in side else -sign * stake
-                   for seat in range(ruleset.players))
+    scores = [sign * share if seat in side else -sign * stake for seat in range(ruleset.players)]
+    for paid in payments:
+        for seat in range(ruleset.players):
+            scores[seat] += paid.amount * (ruleset.players - 1) if seat == paid.seat \
+                else -paid.amount
     return Result(side[0], "landlord" if landlord_won else "peasants", base, tuple(events),
-                  scores, ruleset.cap, side[1] if len(side) > 1 else None)
+                  tuple(scores), ruleset.cap, side[1] if len(side) > 1 else None,
+                  tuple(payments))
 
 
 def redeal(ruleset: Ruleset) -> Result:

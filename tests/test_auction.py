@@ -148,8 +148,64 @@ def test_call_grab_each_other_player_may_grab_then_the_caller_grabs_back() -> No
 
 
 def test_call_grab_no_grabs_leave_the_caller_landlord() -> None:
-    assert outcome("call-and-grab", ["no-call", "call", "no-grab", "no-grab"]) == \
-        AuctionOutcome(1)
+    assert outcome("call-and-grab", ["call", "no-grab", "no-grab"]) == AuctionOutcome(0)
+    assert outcome("call-and-grab", ["no-call", "call", "no-grab"]) == AuctionOutcome(1)
+
+
+def test_call_grab_a_player_who_declined_may_not_grab() -> None:
+    # seat 0 said no-call: after seat 1's call only seat 2 is asked, then the caller
+    auction = run("call-and-grab", ["no-call", "call"])
+    assert auction.to_act == 2
+    auction.apply("grab")
+    assert auction.to_act == 1 and auction.legal() == ["grab", "no-grab"]
+    auction.apply("grab")
+    assert auction.done and auction.outcome() == AuctionOutcome(1, grabs=2)
+    assert [seat for seat, word in auction.history if "grab" in word] == [2, 1]
+
+
+def test_call_grab_the_last_players_call_cannot_be_grabbed() -> None:
+    assert outcome("call-and-grab", ["no-call", "no-call", "call"], first=1) == \
+        AuctionOutcome(0)
+
+
+def test_call_grab_a_player_who_declined_is_never_offered_a_grab_in_random_hands() -> None:
+    ruleset = load("call-and-grab")
+    asked_after_a_decline = 0
+    for seed in range(300):
+        hand = Hand.new(ruleset, seed=seed, dealer=seed % 3)
+        rng = random.Random(seed)
+        declined: set[int] = set()
+        while hand.phase is Phase.AUCTION:
+            legal = hand.legal_actions()
+            if "grab" in legal:
+                assert hand.to_act not in declined, (seed, hand.auction.history)
+                asked_after_a_decline += bool(declined)
+            word = rng.choice(legal)
+            assert isinstance(word, str)
+            if word == "no-call":
+                assert hand.to_act is not None
+                declined.add(hand.to_act)
+            hand.apply(word)
+        grabs = [w for _, w in hand.auction.history].count("grab")
+        assert grabs <= ruleset.players - len(declined) <= ruleset.max_grabs
+    assert asked_after_a_decline > 20  # the seats that may grab after a no-call are asked
+
+
+def test_call_grab_any_other_offers_the_grab_to_a_player_who_declined() -> None:
+    ruleset = load(str(FIXTURES / "variants" / "grab-after-no-call.yaml"))
+    auction = new_auction(ruleset, first=0)
+    for word in ["no-call", "call", "no-grab"]:
+        auction.apply(word)
+    assert auction.to_act == 0 and auction.legal() == ["grab", "no-grab"]
+
+
+def test_a_record_in_which_a_player_who_declined_grabs_is_refused(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    record = FIXTURES / "records" / "bad" / "declined-player-grabs.json"
+    assert main(["replay", str(record)]) == 1
+    out = capsys.readouterr().out.strip()
+    assert "\n" not in out and "action 3 ('grab')" in out
+    assert "seat 1 said no-call, and a player who said no-call may not grab" in out
 
 
 def test_call_grab_the_last_grabber_wins_when_the_caller_declines() -> None:

@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import random
 from math import prod
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from ddz_rules import cards, load
+from ddz_rules import RulesetError, cards, load
 from ddz_rules.auction import IllegalActionError
 from ddz_rules.game import Deal, Hand, KittyTaken, Phase, Played
+from ddz_rules.scoring import Result, settle
 from ddz_rules.simulate import play_random
 
-from .conftest import RULESETS
+from .conftest import FIXTURES, RULESETS
+
+#: The dealt-hand bonuses of Happy Dou Dizhu (``scoring.dealt_bonus``).
+BONUSES = ("double_joker", "full_straight")
 
 
 def cards_in_play(hand: Hand) -> int:
@@ -75,6 +80,7 @@ class HandMachine(RuleBasedStateMachine):
             assert self.hand.legal_actions(), "a hand in play must offer an action"
             return
         assert sum(result.scores) == 0
+        assert sum(stake_scores(result, self.hand.ruleset.players)) == 0
         assert result.multiplier == prod(e.factor for e in result.events)
         assert not (result.spring and result.anti_spring)
 
@@ -101,13 +107,54 @@ def test_every_hand_ends_zero_sum_with_conserved_cards(ruleset_id: str, seed: in
     assert not (result.spring and result.anti_spring)
     if not result.redeal:  # each peasant settles the stake; the landlord's side shares it
         stake = result.base * result.multiplier
+        if ruleset.cap is not None:
+            stake = min(stake, ruleset.cap)
+        scores = stake_scores(result, ruleset.players)
         side = result.landlord_side
         peasants = [s for s in range(ruleset.players) if s not in side]
-        assert {abs(result.scores[s]) for s in peasants} == {stake}
-        assert len({result.scores[s] for s in side}) == 1
-        assert result.scores[side[0]] * len(side) == -sum(result.scores[s] for s in peasants)
+        assert {abs(scores[s]) for s in peasants} == {stake}
+        assert len({scores[s] for s in side}) == 1
+        assert scores[side[0]] * len(side) == -sum(scores[s] for s in peasants)
         winners = side if result.winner == "landlord" else peasants
-        assert all(result.scores[s] > 0 for s in winners)
+        assert all(scores[s] > 0 for s in winners)
+    else:
+        assert not result.payments, "a deal thrown in pays no dealt-hand bonus"
+
+
+def stake_scores(result: Result, players: int) -> list[int]:
+    """A settled hand's scores without its dealt-hand bonus payments: what the stake alone
+    settled. Each payment is paid to its holder by every other seat, so it sums to zero."""
+    scores = list(result.scores)
+    for paid in result.payments:
+        for seat in range(players):
+            scores[seat] -= paid.amount * (players - 1) if seat == paid.seat else -paid.amount
+    return scores
+
+
+def test_a_peasant_dealt_both_jokers_never_loses_more_because_of_his_bonus() -> None:
+    happy = load("happy")
+    peasants_with_both_jokers = 0
+    for seed in range(700):
+        hand = play_random(happy, seed)
+        result = hand.result
+        assert result is not None
+        if result.redeal:
+            continue
+        dealt = [cards.unpack(key) for key in hand.deal.hands]
+        for seat in range(happy.players):
+            if seat in result.landlord_side or not (dealt[seat][cards.SMALL_JOKER]
+                                                    and dealt[seat][cards.BIG_JOKER]):
+                continue
+            peasants_with_both_jokers += 1
+            # the same hand settled as if this seat had not been dealt his bonuses
+            events = [e for e in result.events if not (e.name in BONUSES and e.seat == seat)]
+            others_paid = [p for p in result.payments if p.seat != seat]
+            plain = settle(happy, result.landlord_side, result.winner == "landlord",
+                           result.base, events, others_paid)
+            assert result.scores[seat] >= plain.scores[seat], (seed, result)
+            own = sum(p.amount for p in result.payments if p.seat == seat)
+            assert own >= 1 and result.scores[seat] - plain.scores[seat] == 2 * own
+    assert peasants_with_both_jokers >= 30
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
@@ -240,3 +287,28 @@ def test_a_clone_plays_on_without_changing_the_hand_it_was_cloned_from(ruleset_i
                 other.apply(rng.choice(other.legal_actions()))
             assert (hand.view(hand.to_act), hand.auction.history, hand.hands) == before
             hand.apply(rng.choice(hand.legal_actions()))
+
+
+def test_a_dealt_bonus_as_a_multiplier_doubles_the_stake_for_both_sides() -> None:
+    # the hand of tests/fixtures/records/happy-peasant-dealt-both-jokers.json (bid 3, the
+    # peasant's rocket), where seat 1, a peasant, was dealt both jokers
+    doubling = load(str(FIXTURES / "variants" / "happy-doubling.yaml"))
+    paid, doubled = play_random(load("happy"), 2670).result, play_random(doubling, 2670).result
+    assert paid is not None and doubled is not None
+    assert paid.scores == (11, -4, -7) and not any(e.name in BONUSES for e in paid.events)
+    assert [(e.name, e.seat, e.factor) for e in doubled.events if e.name in BONUSES] == [
+        ("double_joker", 1, 2)]
+    assert doubled.payments == () and doubled.scores == (24, -12, -12)
+
+
+def test_a_dealt_bonus_is_refused_among_the_multipliers(tmp_path: Path) -> None:
+    file = tmp_path / "old-happy.yaml"
+    file.write_text("id: old-happy\nextends: open-auction\ntitle: Old happy\nsummary: x.\n"
+                    "source: {text: none, about: a test}\nscoring:\n  multipliers:\n"
+                    "    value: {bomb: 2, double_joker: 2}\n"
+                    "    text: Each bomb and a dealt double joker double the stake.\n",
+                    encoding="utf-8")
+    with pytest.raises(RulesetError, match=r"old-happy.yaml:8: key 'scoring.multipliers.value': "
+                                           r"'double_joker' is a dealt-hand bonus: state it in "
+                                           r"scoring.dealt_bonus"):
+        load(str(file))

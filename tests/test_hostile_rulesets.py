@@ -55,6 +55,9 @@ def _one_error_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 
 # --------------------------------------------------------------------------- 1. whole-number floats
 
+#: What a point's value must hold beside the integer under test, where classic lacks the point.
+_REQUIRED_BESIDE: dict[tuple[str | int, ...], dict[str, Any]] = {
+    ("scoring", "dealt_bonus", "value"): {"form": "payment"}}
 #: A name standing for "any key" where the schema allows any (classes, combinations, factors).
 _SAMPLE_NAMES = {("classes",): "bomb", ("combinations",): "trio_pair",
                  ("scoring", "multipliers", "value"): "bomb"}
@@ -92,9 +95,11 @@ def _with_float(path: tuple[str | int, ...]) -> dict[str, Any]:
     """Classic, whole, with the integer at ``path`` written as a whole-number float."""
     data = yaml.safe_load(yaml.safe_dump(CLASSIC))
     node: Any = data
-    for key in path[:-1]:
+    for depth, key in enumerate(path[:-1]):
         if isinstance(node, dict) and key not in node:
-            node[key] = {}
+            node[key] = dict(_REQUIRED_BESIDE.get(path[:depth + 1], {}))
+        if key == "value" and isinstance(node, dict) and "text" not in node:
+            node["text"] = "A whole-number float where an integer belongs."
         node = node[key]
     if path[-1] == "value" and "text" not in node:
         node["text"] = "A whole-number float where an integer belongs."

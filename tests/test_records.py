@@ -63,6 +63,21 @@ def test_s4_worked_example_bid_2_a_bomb_and_the_rocket_pay_8_from_each() -> None
     assert _scores_by_role(result) == (16, [-8, -8])
 
 
+def test_happy_a_peasant_dealt_both_jokers_is_paid_1_by_each_other_seat_when_he_loses(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # bid 3 and the peasant's rocket: S = 6; landlord +12, peasants -6 each, then seat 1's
+    # double joker is paid 1 by seat 0 and by seat 2
+    result = replayed("happy-peasant-dealt-both-jokers.json")
+    assert result["landlord"] == 0 and result["winner"] == "landlord"
+    assert result["base"] == 3 and result["multiplier"] == 2 and _events(result) == ["rocket"]
+    assert result["bonuses"] == [{"bonus": "double_joker", "seat": 1, "from_each_other_seat": 1}]
+    assert result["scores"] == [11, -4, -7]
+    assert main(["replay", str(RECORDS / "happy-peasant-dealt-both-jokers.json")]) == 0
+    out = capsys.readouterr().out
+    assert "bonus double_joker: seat 1 is paid 1 by each other seat" in out
+    assert "scores [11, -4, -7]" in out
+
+
 @pytest.mark.parametrize("name", sorted(BAD_CASES))
 def test_bad_record_is_refused_with_index_or_field(name: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:

@@ -292,7 +292,8 @@ def test_s4_same_type_higher_value_needs_the_same_chain_length() -> None:
 # ------------------------------------------------------------------ text 003's variants
 
 
-def test_s3_happy_a_seat_dealt_both_jokers_or_a_full_straight_doubles_the_stake() -> None:
+def test_s3_happy_a_seat_dealt_both_jokers_or_a_full_straight_is_paid_by_each_other_seat(
+) -> None:
     from ddz_rules.cards import BIG_JOKER, SMALL_JOKER, unpack
     from ddz_rules.records import to_record
 
@@ -300,17 +301,17 @@ def test_s3_happy_a_seat_dealt_both_jokers_or_a_full_straight_doubles_the_stake(
     for hand in random_hands(load("happy"), 400, seed=3):
         result = hand.result
         assert result is not None and sum(result.scores) == 0
-        for e in result.events:
-            if e.name in ("double_joker", "full_straight"):
-                seen.add(e.name)
-                dealt = unpack(hand.deal.hands[e.seat])
-                holds = (dealt[SMALL_JOKER] and dealt[BIG_JOKER]) if e.name == "double_joker" \
-                    else all(dealt[r] for r in range(12))
-                assert holds and e.factor == 2
-                replayed = replay(to_record(hand))
-                assert replayed.valid
-                assert [x.name for x in replayed.hand.result.events] == [
-                    x.name for x in result.events]
+        assert not {e.name for e in result.events} & {"double_joker", "full_straight"}
+        for paid in result.payments:
+            seen.add(paid.name)
+            dealt = unpack(hand.deal.hands[paid.seat])
+            holds = (dealt[SMALL_JOKER] and dealt[BIG_JOKER]) if paid.name == "double_joker" \
+                else all(dealt[r] for r in range(12))
+            assert holds and paid.amount == 1
+            replayed = replay(to_record(hand))
+            assert replayed.valid
+            assert replayed.hand.result.payments == result.payments
+            assert replayed.hand.result.scores == result.scores
     assert seen == {"double_joker", "full_straight"}
 
 

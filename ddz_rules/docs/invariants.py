@@ -135,11 +135,16 @@ INVARIANTS = (
         f"The scores of a settled hand sum to zero: each peasant wins or loses {WORTH}, no "
         "more than the ruleset's cap, and the landlord's side (the landlord alone, or with "
         "the partner who joined him) wins or loses what the peasants pay or receive, shared "
-        "equally between its players.",
+        "equally between its players; a dealt-hand bonus paid as points is paid to its holder "
+        "by every other seat, beside the stake, and a peasant never loses more for his own "
+        "bonus.",
         "What the landlord's side wins the peasants lose, and the other way round.",
-        "Every hand played at random (Hypothesis), and each source text's worked example.",
+        "Every hand played at random (Hypothesis), random Happy Dou Dizhu hands in which a peasant "
+        "was dealt both jokers, and each source text's worked example.",
         (("test_hand.py", "HandMachine.a_settled_hand_is_scored_consistently"),
          ("test_hand.py", "test_every_hand_ends_zero_sum_with_conserved_cards"),
+         ("test_hand.py",
+          "test_a_peasant_dealt_both_jokers_never_loses_more_because_of_his_bonus"),
          ("test_records.py",
           "test_s1_worked_example_bid_2_one_bomb_no_spring_pays_4_per_peasant"),
          ("test_records.py",
@@ -147,8 +152,8 @@ INVARIANTS = (
     Invariant(
         "Multiplier = product of events",
         "A hand's multiplier is the product of the factors of its logged events (bombs of "
-        "every size, the rocket or the joker bomb, spring, anti-spring, robs, grabs, special "
-        "dealt hands) and nothing else.",
+        "every size, the rocket or the joker bomb, spring, anti-spring, robs, grabs, and special "
+        "dealt hands where scoring.dealt_bonus makes them multipliers) and nothing else.",
         "Every doubling has a visible cause in the hand's log; the auction multiplies only "
         "where the ruleset says so.",
         "Every hand played at random, and the source texts' worked examples.",

@@ -214,6 +214,12 @@ def value_text(value: Any, key: str = "") -> str:
     if isinstance(value, dict):
         if not value:
             return "none"
+        if "form" in value:  # scoring.dealt_bonus: a form, then each bonus's amount
+            form = value["form"]
+            amounts = [f"{k} {TIMES}{v}" if form == "multiplier"
+                       else f"{k} {v} {'point' if v == 1 else 'points'} from each other seat"
+                       for k, v in value.items() if k != "form"]
+            return f"{code_html(str(form))}: " + ", ".join(amounts)
         return ", ".join(f"{k} {TIMES}{v}" for k, v in value.items())
     text = str(value)
     if key == "jokers" and re.fullmatch(r"[BR]*", text):

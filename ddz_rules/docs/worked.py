@@ -107,6 +107,9 @@ def wants(book: Book, ruleset: Ruleset) -> list[Want]:
             kinds = join_words([article(type_name(n, ruleset).lower()) for n in needing], "or")
             out.append((f"a play made only with wild cards ({kinds})",
                         lambda h: any(op.play.reading.type in needing for op in wild_plays(h))))
+    if ruleset.dealt_bonus is not None and ruleset.dealt_bonus.form == "payment":
+        out.append(("a dealt-hand bonus paid to its holder",
+                    lambda h: bool(_result(h).payments)))
     added = added_events(book, ruleset)
     if added:
         names = join_words([f"`{name}`" for name in added], "or")
@@ -226,7 +229,7 @@ def rank_faces(rank: int) -> str:
     return card_faces(text) + name
 
 
-#: What a seat was dealt for each dealt-hand bonus (``scoring.multipliers``), in the words of
+#: What a seat was dealt for each dealt-hand bonus (``scoring.dealt_bonus``), in the words of
 #: the rulesets that name them; another event of a seat is "seat N's dealt hand".
 DEALT = {"double_joker": "was dealt both jokers",
          "full_straight": "was dealt one card of every rank from 3 to the ace"}
@@ -484,9 +487,28 @@ def _partner_row(teams: Teams) -> str:
     return "none"
 
 
-def side_prose(ruleset: Ruleset, result: dict[str, Any], stake: int) -> str:
-    """How the stake was settled by side, in words, checked against the engine's scores."""
+def stake_scores(result: dict[str, Any], players: int) -> list[int]:
+    """A result's scores without its dealt-hand bonus payments (``bonuses``): what the stake
+    alone settled. Each payment is paid to its holder by every other seat."""
     scores = list(result["scores"])
+    for paid in result.get("bonuses", ()):
+        amount = paid["from_each_other_seat"]
+        for seat in range(players):
+            scores[seat] -= amount * (players - 1) if seat == paid["seat"] else -amount
+    return scores
+
+
+def bonus_text(paid: dict[str, Any]) -> str:
+    """A dealt-hand bonus paid as points: who was dealt what, and what each other seat pays."""
+    dealt = DEALT.get(str(paid["bonus"]), "was dealt a bonus hand")
+    return (f"{code_html(str(paid['bonus']))}: seat {paid['seat']} {dealt}, and is paid "
+            f"{paid['from_each_other_seat']} by each other seat")
+
+
+def side_prose(ruleset: Ruleset, result: dict[str, Any], stake: int) -> str:
+    """How the stake was settled by side, in words, checked against the engine's scores
+    (without the dealt-hand bonuses paid beside the stake)."""
+    scores = stake_scores(result, ruleset.players)
     side = [result["landlord"]] + ([result["partner"]] if result.get("partner") is not None
                                     else [])
     peasants = [s for s in range(ruleset.players) if s not in side]
@@ -537,15 +559,24 @@ def _settlement(ruleset: Ruleset, hand: Hand, result: dict[str, Any], teams: Tea
          "<br>".join(event_text(e, ruleset, hand) for e in events) if events else "none"],
         ["Multiplier", str(result["multiplier"])],
         [f"Stake S = base {TIMES} multiplier", stake_text],
-        ["Scores", score_text(list(result["scores"]))],
     ]
+    bonuses = list(result.get("bonuses", ()))
+    if bonuses:
+        rows.append(["Dealt-hand bonuses (beside the stake)",
+                     "<br>".join(bonus_text(b) for b in bonuses)])
+    rows.append(["Scores", score_text(list(result["scores"]))])
     factors = f" {TIMES} ".join(str(e["factor"]) for e in events)
     product = (f"the product of the events' factors ({factors})" if len(events) > 1
                else "its one event's factor" if events else "1, with no event")
     prose = (f"The multiplier is {product}, so S = {result['base']} {TIMES} "
              f"{result['multiplier']} = "
              f"{raw}{'' if stake == raw else f', capped at {stake}'}. "
-             + side_prose(ruleset, result, stake) + " The scores sum to zero.")
+             + side_prose(ruleset, result, stake))
+    if bonuses:
+        prose += (" Then each dealt-hand bonus is paid to its holder: "
+                  + "; ".join(bonus_text(b) for b in bonuses)
+                  + f". The scores: {score_text(list(result['scores']))}.")
+    prose += " The scores sum to zero."
     return "**The settlement.**\n\n" + table(["Result", "Value"], rows) + "\n\n" + prose
 
 
