@@ -29,6 +29,7 @@ from typing import Any, NoReturn
 
 from ddz_rules import cards
 from ddz_rules.errors import DdzError, UsageError
+from ddz_rules.match import led_alone
 from ddz_rules.records import is_match_record, read_record, replay, replay_match
 from ddz_rules.reports import EXAMPLES, check_report, diff_report
 from ddz_rules.ruleset import bundled_ids, load
@@ -526,7 +527,7 @@ def _match_json(row: dict[str, Any], seed: int) -> dict[str, Any]:
     return {"ruleset": row["ruleset"], "seed": seed, "index": row["index"],
             "seats": row["seats"], "hands": row["hands"], "totals": row["totals"],
             "hands_won": row["hands_won"], "winners": row["winners"], "tie": row["tie"],
-            "counted": row["counted"], "decided_at": row["decided_at"]}
+            "counted": row["counted"], "led_alone_from": row["led_alone_from"]}
 
 
 def _match_rules_text(rules: Any) -> str:
@@ -559,9 +560,8 @@ def _match_text(row: dict[str, Any], ruleset: Any, seed: int) -> str:
                      f"  {_signed(running)}")
     winners = " and ".join(f"seat {s} ({row['seats'][s]})" for s in row["winners"])
     verdict = (f"a tie between {winners}" if row["tie"] else f"{winners} wins")
-    decided = (f", decided after hand {row['decided_at']} of {row['counted']}"
-               if row["decided_at"] is not None else "")
-    lines.append(f"result: {verdict}{decided}; totals {row['totals']}")
+    lines.append(f"result: {verdict}{led_alone(row['led_alone_from'], row['counted'])}; "
+                 f"totals {row['totals']}")
     return "\n".join(lines)
 
 
@@ -581,7 +581,8 @@ def _matches_text(summary: dict[str, Any], ruleset: Any) -> str:
     lines.append(f"  ties: {rate(summary['ties'])}")
     lines.append(f"  length: {h['mean']:.2f} hands [{h['low']:.2f}, {h['high']:.2f}], "
                  f"{d['mean']:.2f} deals [{d['low']:.2f}, {d['high']:.2f}]")
-    lines.append(f"  decided before the last hand: {rate(summary['decided_before_last'])}")
+    lines.append(f"  led alone before the last hand: "
+                 f"{rate(summary['led_alone_before_last'])}")
     return "\n".join(lines)
 
 
