@@ -30,6 +30,7 @@ from typing import Any, NoReturn
 
 from ddz_rules import cards
 from ddz_rules.errors import DdzError, UsageError
+from ddz_rules.match import led_alone
 from ddz_rules.records import check_seed, is_match_record, read_record, replay, replay_match
 from ddz_rules.reports import EXAMPLES, check_report, diff_report
 from ddz_rules.ruleset import bundled_ids, load, stated_inert
@@ -611,7 +612,7 @@ def _match_json(row: dict[str, Any], seed: int) -> dict[str, Any]:
     return {"ruleset": row["ruleset"], "seed": seed, "index": row["index"],
             "seats": row["seats"], "hands": row["hands"], "totals": row["totals"],
             "hands_won": row["hands_won"], "winners": row["winners"], "tie": row["tie"],
-            "counted": row["counted"], "decided_at": row["decided_at"]}
+            "counted": row["counted"], "led_alone_from": row["led_alone_from"]}
 
 
 def _match_rules_text(rules: Any) -> str:
@@ -644,9 +645,8 @@ def _match_text(row: dict[str, Any], ruleset: Any, seed: int) -> str:
                      f"  {_signed(running)}")
     winners = " and ".join(f"seat {s} ({row['seats'][s]})" for s in row["winners"])
     verdict = (f"a tie between {winners}" if row["tie"] else f"{winners} wins")
-    decided = (f", decided after hand {row['decided_at']} of {row['counted']}"
-               if row["decided_at"] is not None else "")
-    lines.append(f"result: {verdict}{decided}; totals {row['totals']}")
+    lines.append(f"result: {verdict}{led_alone(row['led_alone_from'], row['counted'])}; "
+                 f"totals {row['totals']}")
     return "\n".join(lines)
 
 
@@ -666,7 +666,8 @@ def _matches_text(summary: dict[str, Any], ruleset: Any) -> str:
     lines.append(f"  ties: {rate(summary['ties'])}")
     lines.append(f"  length: {h['mean']:.2f} hands [{h['low']:.2f}, {h['high']:.2f}], "
                  f"{d['mean']:.2f} deals [{d['low']:.2f}, {d['high']:.2f}]")
-    lines.append(f"  decided before the last hand: {rate(summary['decided_before_last'])}")
+    lines.append(f"  led alone before the last hand: "
+                 f"{rate(summary['led_alone_before_last'])}")
     return "\n".join(lines)
 
 
@@ -836,65 +837,61 @@ class _terminate_cleanly:
 
 class _progress:
     """A progress bar on stderr (rich, when stderr is a terminal) with the run's rate and the
-    time it will take in all, estimated from the first hands; a long run also gets that
-    estimate as one line, terminal or not, so a slow bot level never surprises anyone."""
+    time it will take in all, estimated by :class:`~ddz_rules.compare.progress.RunClock` from
+    the rate results come in once the run has started up; a long run also gets that estimate
+    as one line, terminal or not, so a slow bot level never surprises anyone."""
 
     #: A run expected to last longer than this (seconds) is announced with its estimate.
     LONG = 60.0
 
     def __init__(self, enabled: bool, unit: str = "hands") -> None:
+        from ddz_rules.compare.progress import RunClock
+
         self.unit = unit
         self.announce = enabled
         self.enabled = enabled and sys.stderr.isatty()
         self.bar: Any = None
         self.task: Any = None
-        self.start: tuple[int, float] | None = None
+        self.clock = RunClock()
         self.estimated = False
 
     def __enter__(self) -> Callable[[int, int], None]:
         if self.enabled:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-            )
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
             self.bar = Progress(TextColumn(self.unit), BarColumn(), MofNCompleteColumn(),
-                                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                                TextColumn("{task.fields[rate]}"),
                                 TextColumn("{task.fields[total_time]}"), transient=True)
             self.bar.__enter__()
         return self.tick
 
     def tick(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if self.start is None:
-            self.start = (done, now)
-            if self.bar is not None:
-                self.task = self.bar.add_task("hands", total=total, completed=done, rate="",
-                                              total_time="")
-            return
-        played, elapsed = done - self.start[0], now - self.start[1]
-        if played <= 0 or elapsed <= 0:
-            return
-        per_hand = elapsed / played
-        whole = elapsed + per_hand * (total - done)
+        first = self.clock.start is None
+        estimate = self.clock.tick(done, total, time.monotonic())
         if self.bar is not None:
-            self.bar.update(self.task, completed=done,
-                            rate=f"{played / elapsed:.1f} {self.unit}/s",
-                            total_time=f"about {_duration(whole)} in all")
-        if self.announce and not self.estimated and whole > self.LONG and done < total:
-            self.estimated = True
-            one = self.unit.removesuffix("es") if self.unit.endswith("ches") else \
-                self.unit.removesuffix("s")
-            message = (f"ddz: {per_hand:.2f} s a {one} so far: the "
-                       f"{total - self.start[0]} {self.unit} to play will take about "
-                       f"{_duration(whole)} in all")
-            if self.bar is not None:
-                self.bar.console.print(message)
+            if first:
+                self.task = self.bar.add_task(self.unit, total=total, completed=done,
+                                              rate="", total_time="starting")
+            elif estimate is None:
+                self.bar.update(self.task, completed=done, total_time="estimating")
             else:
-                print(message, file=sys.stderr, flush=True)
+                self.bar.update(self.task, completed=done,
+                                rate=f"{1 / estimate.per_unit:.1f} {self.unit}/s",
+                                total_time=f"about {_duration(estimate.whole)} in all")
+        if (estimate is None or not self.announce or self.estimated
+                or estimate.whole <= self.LONG or done >= total):
+            return
+        self.estimated = True
+        one = self.unit.removesuffix("es") if self.unit.endswith("ches") else \
+            self.unit.removesuffix("s")
+        assert self.clock.start is not None
+        message = (f"ddz: {estimate.per_unit:.2f} s a {one} since the first results: the "
+                   f"{total - self.clock.start[0]} {self.unit} to play will take about "
+                   f"{_duration(estimate.whole)} in all")
+        if self.bar is not None:
+            self.bar.console.print(message)
+        else:
+            print(message, file=sys.stderr, flush=True)
 
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:

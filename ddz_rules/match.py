@@ -39,9 +39,10 @@ class MatchHand:
 class Outcome:
     """A finished match: totals, the seats that hold the top (``winners``), and a tie flag.
 
-    ``decided_at`` is the number of counted hands after which the winners held the top
-    alone for good (equal to ``counted`` when only the last hand settled it); ``None`` for a
-    tie.
+    ``led_alone_from`` is the counted hand from which the winner held the top alone to the
+    end (equal to ``counted`` when only the last hand put him there); ``None`` for a tie. It
+    says when the winner took the lead for good, not that no later hand could have changed
+    the winner: without a cap on a hand's score (``scoring.cap``) a later hand always could.
     """
 
     totals: tuple[int, ...]
@@ -49,7 +50,7 @@ class Outcome:
     winners: tuple[int, ...]
     tie: bool
     counted: int
-    decided_at: int | None
+    led_alone_from: int | None
 
 
 @dataclass
@@ -135,13 +136,13 @@ class MatchState:
             raise ValueError("the match is not over")
         leaders = self.leaders()
         return Outcome(self.totals, self.hands_won, leaders, len(leaders) > 1, self.counted,
-                       None if len(leaders) > 1 else self._decided_at(leaders[0]))
+                       None if len(leaders) > 1 else self._led_alone_from(leaders[0]))
 
-    def _decided_at(self, winner: int) -> int:
-        """Counted hands after which ``winner`` led alone from then on."""
+    def _led_alone_from(self, winner: int) -> int:
+        """The counted hand from which ``winner`` led alone to the end."""
         best_of = ranked_by(self.ruleset) == "hands_won"
         running = [0] * self.players
-        decided, counted = 0, 0
+        since, counted = 0, 0
         for hand in self.hands:
             if not hand.counted:
                 continue
@@ -151,10 +152,21 @@ class MatchState:
             alone = all(running[winner] > running[s] for s in range(self.players)
                         if s != winner)
             if not alone:
-                decided = 0
-            elif not decided:
-                decided = counted
-        return decided or counted
+                since = 0
+            elif not since:
+                since = counted
+        return since or counted
+
+
+def led_alone(since: int | None, counted: int) -> str:
+    """What a match result adds about its winner's lead (nothing for a tie): the hand from
+    which he led alone to the end, ", led alone from hand 5 of 10 on". It is not "decided":
+    a later hand could still have changed the winner.
+
+    >>> led_alone(5, 10)
+    ', led alone from hand 5 of 10 on'
+    """
+    return "" if since is None else f", led alone from hand {since} of {counted} on"
 
 
 def ranked_by(ruleset: Ruleset) -> str:

@@ -642,7 +642,7 @@ class MatchReplay:
         o = self.outcome
         return {"valid": True, "match": True, "totals": list(o.totals),
                 "hands_won": list(o.hands_won), "winners": list(o.winners), "tie": o.tie,
-                "counted": o.counted, "decided_at": o.decided_at}
+                "counted": o.counted, "led_alone_from": o.led_alone_from}
 
 
 def replay_match(record: dict[str, Any], where: str = "record") -> MatchReplay:

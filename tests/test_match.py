@@ -15,7 +15,7 @@ from ddz_rules import bundled_ids, load
 from ddz_rules.cli import main
 from ddz_rules.compare.matches import MatchSpec, MatchTask, execute_matches, play_match
 from ddz_rules.game import deal
-from ddz_rules.match import MatchState, side_winners
+from ddz_rules.match import MatchState, led_alone, side_winners
 from ddz_rules.records import read_record, replay_match
 
 from .conftest import FIXTURES, local_cluster
@@ -55,7 +55,32 @@ def test_equal_top_totals_are_a_declared_tie() -> None:
         state.add((1, 1, -2) if i % 2 else (-1, -1, 2), (0, 1) if i % 2 else (2,))
     outcome = state.outcome()
     assert outcome.totals == (0, 0, 0)
-    assert outcome.tie and outcome.winners == (0, 1, 2) and outcome.decided_at is None
+    assert outcome.tie and outcome.winners == (0, 1, 2) and outcome.led_alone_from is None
+
+
+def test_a_result_names_the_hand_from_which_the_winner_led_alone_not_a_decided_one() -> None:
+    state = _state()
+    state.add((2, -1, -1), (0,))  # seat 0 leads alone from hand 1 ...
+    state.add((-4, 2, 2), (1, 2))  # ... loses it ...
+    for _ in range(8):
+        state.add((4, -2, -2), (0,))  # ... and leads alone again from hand 3 to the end
+    outcome = state.outcome()
+    assert outcome.winners == (0,) and outcome.led_alone_from == 3
+    # with no scoring.cap, hand 10 could still have turned it: nothing says "decided"
+    assert led_alone(outcome.led_alone_from, outcome.counted) == (
+        ", led alone from hand 3 of 10 on")
+    assert led_alone(None, 10) == ""
+
+
+def test_ddz_match_says_led_alone_from_where_it_said_decided(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--bots", "medium,standard,random", "--seed", "3"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == ("result: seat 1 (standard) wins, led alone from hand 5 of 10 on; "
+                    "totals [-11, 61, -50]")
+    assert main(["match", "--bots", "medium,standard,random", "--seed", "3", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["led_alone_from"] == 5 and "decided_at" not in row
 
 
 def test_a_thrown_in_deal_does_not_count_and_the_deal_still_passes_every_deal() -> None:
@@ -166,6 +191,23 @@ def test_many_matches_summarise_each_seat_and_level(capsys: pytest.CaptureFixtur
     assert wins + round(summary["ties"]["mean"] * 12) == 12
 
 
+def test_many_matches_say_how_often_the_winner_led_alone_before_the_last_hand(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from ddz_rules.compare.measures import MATCH_BY_KEY
+
+    assert main(["match", "-r", "two-player", "--bots", "medium,random", "--matches", "6",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "  led alone before the last hand: " in out and "decided" not in out
+    assert main(["match", "-r", "two-player", "--bots", "medium,random", "--matches", "6",
+                 "--json", "--no-progress"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert "led_alone_before_last" in summary and "decided_before_last" not in summary
+    measure = MATCH_BY_KEY["led_alone_early"]  # as the rules book's Comparisons page lists it
+    assert measure.label == "led alone before the last hand"
+    assert "decided" not in measure.label + measure.definition
+
+
 def _record(tmp_path: Path, ruleset: str = "classic") -> Path:
     path = tmp_path / "match.json"
     assert main(["match", "-r", ruleset, "--bots", "medium,standard,random", "--seed", "2",
@@ -237,7 +279,7 @@ def test_bad_match_input_is_one_line_with_exit_2(
 
 def _row(**fields: object) -> dict[str, object]:
     base: dict[str, object] = {"focus": 0, "winners": [0], "tie": False, "totals": [6, -3, -3],
-                               "decided_at": 3, "counted": 10, "deals": 11}
+                               "led_alone_from": 3, "counted": 10, "deals": 11}
     return {**base, **fields}
 
 
@@ -247,9 +289,9 @@ def _row(**fields: object) -> dict[str, object]:
     ("stronger_wins", _row(winners=[2]), 0.0),
     ("match_tie", _row(tie=True), 1.0),
     ("total_spread", _row(totals=[10, -4, -6]), 16.0),
-    ("decided_early", _row(decided_at=10), 0.0),
-    ("decided_early", _row(decided_at=9), 1.0),
-    ("decided_early", _row(decided_at=None, tie=True), 0.0),
+    ("led_alone_early", _row(led_alone_from=10), 0.0),
+    ("led_alone_early", _row(led_alone_from=9), 1.0),
+    ("led_alone_early", _row(led_alone_from=None, tie=True), 0.0),
     ("match_hands", _row(), 10.0),
     ("match_deals", _row(), 11.0),
 ])

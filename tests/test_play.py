@@ -10,7 +10,10 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -705,6 +708,37 @@ def test_a_screenshot_is_saved(tmp_path: Path) -> None:
     session = Session.new(load("classic"), seat=0, seed=5)
     svg = save_screenshot(session, tmp_path / "play.svg", moves=2)
     assert "your cards" in svg.read_text(encoding="utf-8").replace("&#160;", " ")
+
+
+ROOT = Path(__file__).resolve().parent.parent
+PICTURE = ROOT / "docs" / "images" / "ddz-play.svg"
+
+
+def test_the_readme_command_draws_the_committed_picture_byte_for_byte(tmp_path: Path) -> None:
+    needs_textual()
+    # the colour settings a user's shell may hold change nothing in the picture
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "TEXTUAL_THEME": "nord",
+           "TEXTUAL_DIM_FACTOR": "10", "TEXTUAL_FILTERS": "dim"}
+    drawn = tmp_path / "ddz-play.svg"
+    subprocess.run([sys.executable, "-m", "ddz_rules.play.app", str(drawn)], env=env,
+                   check=True, timeout=120)
+    assert drawn.read_bytes() == PICTURE.read_bytes(), (
+        "the picture is stale: python -m ddz_rules.play.app docs/images/ddz-play.svg, and "
+        "check the README's sentence about it")
+
+
+def test_the_readme_says_what_its_picture_shows() -> None:
+    from ddz_rules.play.app import PICTURE_MOVES, PICTURE_SEED, PICTURE_TYPED
+
+    shown = html.unescape(re.sub(r"<[^>]+>", "", PICTURE.read_text(encoding="utf-8")))
+    refused = re.search(r"refused: (\S+) \(\S+\) does not rank higher than (\S+) ",
+                        shown.replace("\xa0", " "))
+    assert refused is not None and refused[1] == PICTURE_TYPED
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    words = {4: "four"}[PICTURE_MOVES]
+    assert (f"a `classic` hand dealt with seed {PICTURE_SEED}, {words} of your moves each the "
+            f"hint") in readme
+    assert f"then a `{PICTURE_TYPED}` typed that does not beat the {refused[2]}." in readme
 
 
 def test_a_thrown_in_deal_is_dealt_again(tmp_path: Path) -> None:

@@ -207,6 +207,9 @@ def test_ddz_play_match_autoplay_prints_each_deal_and_the_standing_replay_gives(
     assert len(deals) == len(record["hands"])
     shown = re.search(r"; totals (\[[-\d, ]+\])", out[-2])
     assert shown is not None and out[-2].startswith("result: ")
+    assert "decided" not in out[-2]
+    assert re.search(r"(wins, led alone from hand \d+ of \d+ on|a tie between .*); totals",
+                     out[-2]) is not None
     assert main(["replay", name]) == 0
     replayed = capsys.readouterr().out.strip()
     assert replayed.startswith("valid match: ") and replayed.endswith(f"totals {shown[1]}")

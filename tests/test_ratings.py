@@ -179,7 +179,7 @@ def test_a_resume_refuses_another_levels_list_or_a_match_results_file(
     assert main(["rate", "--levels", "random,standard", "--matches", "2", "--out",
                  str(matches), "--resume", "--no-progress"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "ddz-rate-results/1" in err
+    assert err.count("\n") == 1 and "ddz-rate-results/2" in err
 
 
 def test_a_results_file_whose_match_is_seated_otherwise_is_refused(

@@ -35,7 +35,7 @@ _seats = {"type": "array", "items": {"type": "integer"}}
 MATCH_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["ruleset", "index", "seats", "hands", "totals", "hands_won", "winners", "tie",
-                 "counted", "decided_at", "deals"],
+                 "counted", "led_alone_from", "deals"],
     "properties": {
         "ruleset": {"type": "string"}, "index": {"type": "integer", "minimum": 0},
         "seats": {"type": "array", "items": {"enum": list(LEVELS)}},
@@ -46,12 +46,12 @@ MATCH_SCHEMA: dict[str, Any] = {
                            "counted": {"type": "boolean"}}}},
         "totals": _seats, "hands_won": _seats, "winners": _seats, "tie": {"type": "boolean"},
         "counted": {"type": "integer", "minimum": 0},
-        "decided_at": {"type": ["integer", "null"], "minimum": 0},
+        "led_alone_from": {"type": ["integer", "null"], "minimum": 0},
         "deals": {"type": "integer", "minimum": 0},
         "focus": {"type": "integer", "minimum": 0},
     },
 }
-MATCHES = RowKind("ddz-match-results/1", MATCH_SCHEMA)
+MATCHES = RowKind("ddz-match-results/2", MATCH_SCHEMA)
 
 
 def match_deal_seed(seed: int, index: int, deal: int) -> int:
@@ -107,7 +107,7 @@ def play_match(task: MatchTask, records: bool = False) -> dict[str, Any]:
                    "redeal": h.redeal, "counted": h.counted} for h in state.hands],
         "totals": list(outcome.totals), "hands_won": list(outcome.hands_won),
         "winners": list(outcome.winners), "tie": outcome.tie, "counted": outcome.counted,
-        "decided_at": outcome.decided_at, "deals": deal,
+        "led_alone_from": outcome.led_alone_from, "deals": deal,
     }
     if task.focus is not None:
         row["focus"] = task.focus
@@ -214,9 +214,9 @@ def summarize_matches(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "ties": proportion_interval(sum(r["tie"] for r in rows), n).to_json(),
         "hands": mean_interval([float(r["counted"]) for r in rows], low=0).to_json(),
         "deals": mean_interval([float(r["deals"]) for r in rows], low=0).to_json(),
-        "decided_before_last": proportion_interval(
-            sum(1 for r in rows if r["decided_at"] is not None
-                and r["decided_at"] < r["counted"]), n).to_json(),
+        "led_alone_before_last": proportion_interval(
+            sum(1 for r in rows if r["led_alone_from"] is not None
+                and r["led_alone_from"] < r["counted"]), n).to_json(),
     }
 
 

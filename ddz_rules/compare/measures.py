@@ -198,8 +198,8 @@ def _spread(row: Trace) -> float:
     return float(max(totals) - min(totals))
 
 
-def _decided_early(row: Trace) -> float:
-    return float(row["decided_at"] is not None and row["decided_at"] < row["counted"])
+def _led_alone_early(row: Trace) -> float:
+    return float(row["led_alone_from"] is not None and row["led_alone_from"] < row["counted"])
 
 
 #: Measures of whole matches (``ddz compare --match-levels STRONG,WEAK``): one row per match,
@@ -213,9 +213,11 @@ MATCH_MEASURES: tuple[Measure, ...] = (
     Measure("total_spread", "spread of match totals",
             "The highest final total minus the lowest: how far apart a match leaves the seats.",
             _spread, low=0),
-    Measure("decided_early", "decided before the last hand",
-            "Share of matches whose winner led alone for good before the last hand was "
-            "played (a tie is never decided).", _decided_early, proportion=True),
+    Measure("led_alone_early", "led alone before the last hand",
+            "Share of matches whose winner led alone from before the last hand to the end "
+            "(a tie has no winner). It says when the lead was taken for good, not that the "
+            "later hands could not have changed the winner.", _led_alone_early,
+            proportion=True),
     Measure("match_hands", "hands per match",
             "Hands that counted toward the match's length (thrown-in deals that do not count "
             "are left out).", lambda r: float(r["counted"]), low=0),

@@ -70,7 +70,7 @@ RESAMPLES = 200
 #: The seating rule's name, recorded in a results file: a resume refuses another rule.
 SEATING = "every-assignment-every-first-dealer/1"
 #: One line per match in a ``ddz rate`` results file (the rows of ``ddz match``).
-RATINGS = RowKind("ddz-rate-results/1", MATCH_SCHEMA)
+RATINGS = RowKind("ddz-rate-results/2", MATCH_SCHEMA)
 
 
 def require_choix() -> None:

@@ -106,8 +106,13 @@ class RunSpec:
         return {e.id: e.ruleset for e in self.resolve()}
 
     def tasks(self) -> list[Task]:
+        """Hand 0 of every ruleset, then hand 1 of each, and so on: each batch is a sample of
+        every ruleset, so the rate the first batches are played at (which estimates the
+        run's time) is the whole run's, not that of its first ruleset. A hand's trace
+        depends only on its task, so the order changes no result."""
+        entrants = self.resolve()
         return [Task(e.reference, self.bots, self.seed, i, digest=e.digest)
-                for e in self.resolve() for i in range(self.hands)]
+                for i in range(self.hands) for e in entrants]
 
 
 #: Most hands per ruleset in one run: each hand's trace is kept in memory (about 1.5 kB) for

@@ -127,13 +127,41 @@ def cards_text(key: int, style: str = "bold black on grey93",
     return out
 
 
+#: The README's picture: a classic hand dealt with this seed, this many of the person's moves
+#: (each the hint), then this play typed, which does not beat the play before it.
+PICTURE_SEED, PICTURE_MOVES, PICTURE_TYPED = 5, 4, "4"
+#: The picture's size, in terminal cells.
+PICTURE_SIZE = (110, 36)
+#: The theme the picture is drawn in (Textual's default, whatever ``TEXTUAL_THEME`` says).
+PICTURE_THEME = "textual-dark"
+#: Environment variables with which Textual draws otherwise (no colour, another theme,
+#: dimmed or filtered colours): a picture is drawn as if none were set.
+DRAWING_ENV = ("NO_COLOR", "TEXTUAL_THEME", "TEXTUAL_FILTERS", "TEXTUAL_DIM_FACTOR")
+
+
 def save_screenshot(session: Session, path: Path, size: tuple[int, int] = (110, 40),
                     moves: int = 0, typed: str = "") -> Path:
     """Draw the app headless (Textual's pilot) after ``moves`` of the person's moves, each
-    the hint, with ``typed`` entered last, and write the screen as SVG to ``path``."""
+    the hint, with ``typed`` entered last, and write the screen as SVG to ``path``.
+
+    The drawing depends only on the arguments: the bots and the hint are seeded by the deal,
+    the pilot waits for every bot and hint before the next key, and what Textual would take
+    from the environment (:data:`DRAWING_ENV`) is fixed. ``TEXTUAL_FILTERS`` and
+    ``TEXTUAL_DIM_FACTOR`` are read when Textual is imported, so a process that imported it
+    with them set is refused (``python -m ddz_rules.play.app`` unsets them first)."""
+    import textual.constants
+
+    if textual.constants.FILTERS or textual.constants.DIM_FACTOR != 0.66:
+        raise UsageError("a picture is drawn with Textual's own colours: unset "
+                         "TEXTUAL_FILTERS and TEXTUAL_DIM_FACTOR before Textual is imported")
 
     async def draw() -> None:
-        app = make_app(session, bot_delay=0.0)
+        saved = {name: os.environ.pop(name) for name in DRAWING_ENV if name in os.environ}
+        try:
+            app = make_app(session, bot_delay=0.0)  # Textual reads NO_COLOR here
+        finally:
+            os.environ.update(saved)
+        app.theme = PICTURE_THEME
         async with app.run_test(size=size) as pilot:
             await app.settled(pilot)
             for _ in range(moves):
@@ -154,12 +182,15 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m ddz_rules.play.app FILE.svg``: draw the README's picture of the app."""
     from ddz_rules.ruleset import load
 
+    for name in DRAWING_ENV:  # before Textual is imported, which reads some of them
+        os.environ.pop(name, None)
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python -m ddz_rules.play.app FILE.svg", file=sys.stderr)
         return 2
-    session = Session.new(load("classic"), seat=0, bots="standard", seed=5)
-    save_screenshot(session, Path(args[0]), size=(110, 36), moves=4, typed="3")
+    session = Session.new(load("classic"), seat=0, bots="standard", seed=PICTURE_SEED)
+    save_screenshot(session, Path(args[0]), size=PICTURE_SIZE, moves=PICTURE_MOVES,
+                    typed=PICTURE_TYPED)
     return 0
 
 

@@ -32,6 +32,7 @@ from ddz_rules.match import (
     MatchHand,
     MatchState,
     first_dealer,
+    led_alone,
     ranked_by,
     side_winners,
 )
@@ -88,7 +89,7 @@ class Standing:
     tie: bool
     over: bool
     counted: int
-    decided_at: int | None
+    led_alone_from: int | None
 
 
 class MatchSession:
@@ -229,7 +230,7 @@ class MatchSession:
         if state.over:
             o = state.outcome()
             return Standing(o.totals, o.hands_won, o.winners, o.tie, True, o.counted,
-                            o.decided_at)
+                            o.led_alone_from)
         leaders = state.leaders()
         return Standing(state.totals, state.hands_won, leaders, len(leaders) > 1, False,
                         state.counted, None)
@@ -312,11 +313,10 @@ class MatchSession:
             lead = f"level at the top: {names}" if s.tie else f"{names} leads"
             return f"after {s.counted} hands counted: {lead}; totals {list(s.totals)}"
         verdict = f"a tie between {names}" if s.tie else f"{names} wins"
-        decided = (f", decided after hand {s.decided_at} of {s.counted}"
-                   if s.decided_at is not None else "")
+        since = led_alone(s.led_alone_from, s.counted)
         won = (f"; hands won {list(s.hands_won)}"
                if ranked_by(self.ruleset) == "hands_won" else "")
-        return f"result: {verdict}{decided}; totals {list(s.totals)}{won}"
+        return f"result: {verdict}{since}; totals {list(s.totals)}{won}"
 
     # ------------------------------------------------------------ saving
 
@@ -377,7 +377,7 @@ class MatchSession:
                            "counted": h.counted} for h in self.state.hands],
                 "totals": list(s.totals), "hands_won": list(s.hands_won),
                 "winners": list(s.leaders), "tie": s.tie, "counted": s.counted,
-                "decided_at": s.decided_at,
+                "led_alone_from": s.led_alone_from,
                 "record": str(self.save_path) if self.save_path else None}
 
 
