@@ -720,6 +720,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.serve and args.autoplay:
         raise UsageError("--serve and --autoplay: choose one (--autoplay plays the game out "
                          "with no screen)")
+    ready: Callable[[], None] | None = None  # asked once every input is checked
     if not args.autoplay:
         from ddz_rules.play.app import require_terminal, require_textual, served
 
@@ -742,9 +743,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             check_port(port)
             check_address(host, port)
         else:
-            require_terminal()
+            ready = require_terminal
     game = open_game(args.ruleset, args.seat, args.bots, args.seed, args.hint, args.save,
-                     args.no_save, args.resume, args.autoplay, args.match)
+                     args.no_save, args.resume, args.autoplay, args.match, ready)
     if args.serve:
         path = game.save_path
         if path is not None:  # every page continues the one saved game

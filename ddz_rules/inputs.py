@@ -21,6 +21,7 @@ False
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Callable
@@ -40,7 +41,7 @@ def read_bounded(path: str | Path, limit: int, error: Callable[[str], Exception]
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise error(f"cannot read file: {exc.strerror or exc}") from None
+        raise error(f"cannot read file: {why(exc)}") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
@@ -61,9 +62,36 @@ def read_bounded(path: str | Path, limit: int, error: Callable[[str], Exception]
             raise error(f"file grew past {limit} bytes while being read")
         return b"".join(chunks)
     except OSError as exc:
-        raise error(f"cannot read file: {exc.strerror or exc}") from None
+        raise error(f"cannot read file: {why(exc)}") from None
     finally:
         os.close(fd)
+
+
+#: The loop of symbolic links, said the same way wherever a path is opened or resolved.
+LINK_LOOP = "a loop of symbolic links (a link that leads back to itself names no file)"
+
+
+def why(exc: OSError) -> str:
+    """Why a file could not be opened, in words: the system's, except for a loop of links."""
+    if exc.errno == errno.ELOOP:
+        return LINK_LOOP
+    return exc.strerror or str(exc)
+
+
+def resolved(path: Path, error: Callable[[str], Exception]) -> Path:
+    """``path`` made absolute with every link followed, or ``error(reason)`` raised: a loop
+    of symbolic links (``RuntimeError`` up to Python 3.12, ``OSError`` after) is one reason
+    like any other, never a crash.
+
+    >>> resolved(Path("/rules/../rules/classic.yaml"), ValueError).as_posix()
+    '/rules/classic.yaml'
+    """
+    try:
+        return path.resolve()
+    except RuntimeError:  # Python <= 3.12 on a loop of links
+        raise error(LINK_LOOP) from None
+    except OSError as exc:
+        raise error(why(exc)) from None
 
 
 def _is_integer(checker: Any, instance: object) -> bool:
@@ -103,12 +131,9 @@ def resolve_beside(referrer: Path, reference: str, error: Callable[[str], Except
     if ".." in named.parts:
         raise error(f"{reference!r} leaves the folder of {referrer.name}; name a file in that "
                     "folder or below")
-    try:
-        folder = referrer.parent.resolve()
-        resolved = (folder / named).resolve()
-    except (OSError, RuntimeError) as exc:  # a loop of symbolic links
-        raise error(f"{reference!r}: cannot resolve the path: {exc}") from None
-    if not resolved.is_relative_to(folder):
+    folder = resolved(referrer.parent, lambda reason: error(f"{referrer.parent}: {reason}"))
+    target = resolved(folder / named, lambda reason: error(f"{reference!r}: {reason}"))
+    if not target.is_relative_to(folder):
         raise error(f"{reference!r} is a link leading out of the folder of {referrer.name}; "
                     "name a file in that folder or below")
-    return resolved
+    return target

@@ -373,12 +373,31 @@ def is_match_record(data: Any) -> bool:
     return isinstance(data, dict) and "seats" in data and "deal" not in data
 
 
-def check_shape(data: Any, where: str = "record") -> dict[str, Any]:
-    """Validate a record against its JSON Schema; one line naming the field at fault."""
+#: What each kind of record holds, for the message that refuses the other kind.
+_HOLDS = {"hand": "deal, first_bidder, auction and plays",
+          "match": "seats, hands, totals, winners and tie"}
+
+
+def check_shape(data: Any, where: str = "record", expected: str | None = None,
+                at: tuple[str | int, ...] = ()) -> dict[str, Any]:
+    """Validate a record against its JSON Schema; one line naming the field at fault.
+
+    ``expected`` is ``"hand"`` or ``"match"`` where only one kind will do (``None``: either,
+    by its fields, :func:`is_match_record`); ``at`` is where the record sits in the document
+    (a match's ``hands.2``). A match record's hands are each checked here as hand records,
+    so no nested document is read before its shape is known.
+    """
+    field = f"field {_dotted(at)}: " if at else ""
     if not isinstance(data, dict):
-        raise RecordError(f"{where}: a record is a JSON object, not {_kind(data)}")
-    _check_values(data, where)
-    schema = match_record_schema() if is_match_record(data) else record_schema()
+        record = f"a {expected} record" if at and expected else "a record"
+        raise RecordError(f"{where}: {field}{record} is a JSON object, not {_kind(data)}")
+    if not at:
+        _check_values(data, where)
+    kind = "match" if is_match_record(data) else "hand"
+    if expected is not None and kind != expected:
+        raise RecordError(f"{where}: {field}a {kind} record where a {expected} record is "
+                          f"expected (a {expected} record holds {_HOLDS[expected]})")
+    schema = match_record_schema() if kind == "match" else record_schema()
     errors = sorted(strict_validator(schema).iter_errors(data),
                     key=lambda e: list(map(str, e.absolute_path)))
     if errors:
@@ -391,11 +410,15 @@ def check_shape(data: Any, where: str = "record") -> dict[str, Any]:
             message = message.replace("Additional properties are not allowed", "unknown field")
         if len(message) > MAX_MESSAGE:
             message = message[:MAX_MESSAGE] + "..."
-        raise RecordError(f"{where}: field {_dotted(error.absolute_path)}: {message}")
+        raise RecordError(f"{where}: field {_dotted((*at, *error.absolute_path))}: {message}")
     seed = data.get("seed")
     if is_match_record(data) and seed is not None and not -MAX_SEED < seed < MAX_SEED:
-        raise RecordError(f"{where}: field seed: {_SHORT.repr(seed)}; a match record's seed is "
-                          "the run seed, an integer between -(2**63 - 1) and 2**63 - 1")
+        raise RecordError(f"{where}: field {_dotted((*at, 'seed'))}: {_SHORT.repr(seed)}; a "
+                          "match record's seed is the run seed, an integer between "
+                          "-(2**63 - 1) and 2**63 - 1")
+    if kind == "match":
+        for number, hand in enumerate(data["hands"]):
+            check_shape(hand, where, "hand", (*at, "hands", number))
     return data
 
 
@@ -585,9 +608,9 @@ def replay(record: dict[str, Any], where: str = "record") -> Replay:
     ``where`` is the record's file: messages name it, and a ruleset the record names by path
     is read from its folder (:func:`ruleset_of`). A record built in Python has no file; its
     default ``"record"`` reads such a path from the working directory, with the same refusals.
-    The record is checked against its schema first, so any dict may be passed.
+    The record is checked against the hand record schema first, so any dict may be passed.
     """
-    check_shape(record, where)
+    check_shape(record, where, "hand")
     ruleset = ruleset_of(record, where)
     hand = Hand(ruleset, deal_from_record(ruleset, record, where))
     call = partner_call(ruleset, record, where)
@@ -623,6 +646,18 @@ def replay(record: dict[str, Any], where: str = "record") -> Replay:
     return Replay(True, hand)
 
 
+def replay_deal(hand_record: dict[str, Any], where: str, number: int) -> Replay:
+    """Replay deal ``number`` of a match record read from ``where``: :func:`replay`, with
+    every refusal naming the hand (``FILE: hand 2: field deal.hands: ...``), since a match
+    record's file holds many hands."""
+    try:
+        return replay(hand_record, where)
+    except RecordError as exc:
+        text = str(exc)
+        lead = f"{where}: "
+        raise RecordError(f"{lead}hand {number}: {text.removeprefix(lead)}") from None
+
+
 @dataclass(frozen=True)
 class MatchReplay:
     """The outcome of replaying a match record: valid, or the first fault and where."""
@@ -649,7 +684,7 @@ def replay_match(record: dict[str, Any], where: str = "record") -> MatchReplay:
     """Check a match record: every hand replays, each deal is dealt by the seat the ruleset's
     ``match.rotation`` names, the match ends exactly where its ``match`` rules say, and the
     stated totals, winners and tie are the ones the hands give."""
-    check_shape(record, where)
+    check_shape(record, where, "match")
     ruleset = ruleset_of(record, where)
     state = MatchState(ruleset, first_dealer=first_dealer(ruleset, record.get("index", 0)))
     for number, hand_record in enumerate(record["hands"]):
@@ -660,7 +695,7 @@ def replay_match(record: dict[str, Any], where: str = "record") -> MatchReplay:
         if hand_record.get("ruleset") != record["ruleset"]:
             raise RecordError(f"{at}: field ruleset: {hand_record.get('ruleset')!r}, but the "
                               f"match is played under {record['ruleset']!r}")
-        done = replay(hand_record, where)
+        done = replay_deal(hand_record, where, number)
         if not done.valid:
             return MatchReplay(False, hand=number, index=done.index, action=done.action,
                                reason=done.reason)

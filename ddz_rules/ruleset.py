@@ -13,6 +13,7 @@ import copy
 import difflib
 import json
 import math
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -23,7 +24,7 @@ import jsonschema
 
 from ddz_rules import cards
 from ddz_rules.errors import CardError, RulesetError, UsageError
-from ddz_rules.inputs import resolve_beside, strict_validator
+from ddz_rules.inputs import resolve_beside, resolved, strict_validator
 from ddz_rules.loader import KeyPath, Located, dotted, load_yaml
 
 KICKER_UNITS = {"none": 0, "single": 1, "pair": 2}
@@ -451,19 +452,25 @@ def load(name_or_path: str) -> Ruleset:
     """Load a bundled ruleset by id, or a ruleset file by path.
 
     A name ending in ``.yaml``/``.yml`` or holding a folder separator is a path; otherwise a
-    bundled id wins over a file of that name in the working directory.
+    bundled id wins over a file of that name in the working directory. A path that cannot be
+    resolved (a loop of symbolic links) is one line naming it, as a file that cannot be read.
     """
     if names_a_file(name_or_path):
         path = Path(name_or_path)
-        return _load_path(path.resolve(), str(path))
+        shown = str(path)
+        return _load_path(resolved(path, lambda reason: RulesetError(reason, path=shown)),
+                          shown)
     return load_bundled(name_or_path)
 
 
 def names_a_file(name_or_path: str) -> bool:
-    """Whether :func:`load` reads ``name_or_path`` as a file rather than a bundled id."""
+    """Whether :func:`load` reads ``name_or_path`` as a file rather than a bundled id: a
+    name that is a path, or that is not a bundled id and names something in the working
+    directory (a link that leads nowhere included, so that it is reported, not taken for an
+    unknown id)."""
     path = Path(name_or_path)
     is_path = name_or_path.endswith((".yaml", ".yml")) or len(path.parts) > 1
-    return is_path or (name_or_path not in bundled_paths() and path.is_file())
+    return is_path or (name_or_path not in bundled_paths() and os.path.lexists(path))
 
 
 @cache

@@ -136,7 +136,8 @@ def test_hostile_record_fixture_gets_one_clear_line(name: str,
         refused(capsys, path, *case["contains"])
         return
     code, out, err = run(capsys, "replay", str(path))
-    assert code == 1 and err == "" and out.startswith("invalid: ") and out.count("\n") == 1
+    assert code == case["exit"] and err == "" and out.count("\n") == 1, (out, err)
+    assert out.startswith("invalid: ") == (code == 1), out
     for words in case["contains"]:
         assert words in out, out
 

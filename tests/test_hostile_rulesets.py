@@ -625,3 +625,57 @@ def test_a_key_a_base_file_states_names_the_loaded_file_too() -> None:
     assert re.match(r"rules/four-player\.yaml:\d+: key 'teams\.partner\.value': a called "
                     r"partner needs an even number of players", message), message
     assert message.endswith(f"(in {path}, which extends rules/four-player.yaml)"), message
+
+
+# --------------------------------------------------------------------------- symbolic link loops
+
+#: Every command that takes a ruleset, with ``{r}`` where the ruleset goes.
+_RULESET_COMMANDS = [
+    ["check", "{r}"], ["classify", "-r", "{r}", "33"], ["beats", "-r", "{r}", "4", "3"],
+    ["moves", "-r", "{r}", "33"], ["plays", "-r", "{r}"],
+    ["simulate", "-r", "{r}", "--hands", "1"], ["compare", "{r}", "--hands", "2"],
+    ["match", "-r", "{r}"], ["rate", "-r", "{r}", "--levels", "random,standard"],
+    ["play", "-r", "{r}", "--autoplay"], ["play", "-r", "{r}"], ["diff", "classic", "{r}"],
+    ["diff", "{r}", "classic"],
+]
+
+
+@pytest.mark.parametrize("name", ["loop", "loop.yaml", "rules/loop.yaml"])
+@pytest.mark.parametrize("argv", _RULESET_COMMANDS, ids=lambda a: "-".join(a[:2]))
+def test_a_ruleset_path_in_a_loop_of_links_is_one_line_in_every_command(
+        name: str, argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)
+    link = tmp_path / name
+    link.parent.mkdir(exist_ok=True)
+    link.symlink_to(link.name)  # the link names itself
+    err = _one_error_line([a.replace("{r}", name) for a in argv], capsys)
+    assert f"ddz: error: {name}: a loop of symbolic links" in err, err
+
+
+def test_an_extends_into_a_loop_of_links_names_the_key(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "base.yaml").symlink_to("base.yaml")
+    path = tmp_path / "hostile.yaml"
+    path.write_text(f"id: hostile\n{HEADER.replace('classic', 'base.yaml')}", encoding="utf-8")
+    err = _one_error_line(["check", str(path)], capsys)
+    assert f"{path}:2: key 'extends': 'base.yaml': a loop of symbolic links" in err, err
+
+
+def test_a_record_naming_a_ruleset_in_a_loop_of_links_names_the_field(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = json.loads((FIXTURES / "records" / "s3-bid-3-two-bombs.json").read_text(
+        encoding="utf-8"))
+    (tmp_path / "house.yaml").symlink_to("house.yaml")
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps({**record, "ruleset": "house.yaml"}), encoding="utf-8")
+    err = _one_error_line(["replay", str(path)], capsys)
+    assert f"{path}: field ruleset: 'house.yaml': a loop of symbolic links" in err, err
+
+
+def test_a_bundled_id_still_wins_over_a_file_of_that_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "classic").symlink_to("classic")
+    assert load("classic").id == "classic"

@@ -548,6 +548,29 @@ def test_play_without_textual_or_a_terminal_fails_fast_in_one_line(
     assert list(tmp_path.iterdir()) == []  # nothing written
 
 
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--resume", "{tmp}/nonexistent.json"], "nonexistent.json: cannot read file"),
+    (["--resume", "{tmp}"], "is a directory"),
+    (["--resume", "{tmp}/a.json", "--match"], "a.json: cannot read file"),
+    (["-r", "{tmp}/nope.yaml"], "nope.yaml: cannot read file"),
+    (["--seat", "7"], "--seat 7: classic has seats 0 to 2"),
+    (["--bots", "nobody"], "--bots 'nobody': unknown bot level"),
+    (["--seed", str(2 ** 70)], "--seed must be less than 2**63"),
+    (["--save", "x.json", "--no-save"], "--save and --no-save: choose one"),
+])
+def test_every_input_is_checked_before_a_terminal_is_asked_for(
+        argv: list[str], words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    needs_textual()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)
+    assert main(["play", *(a.replace("{tmp}", str(tmp_path)) for a in argv)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ddz: error: ") and err.count("\n") == 1, err
+    assert words in err and "terminal" not in err, err
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
 # --------------------------------------------------------------------------- the app
 
 

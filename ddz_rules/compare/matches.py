@@ -10,6 +10,7 @@ processes, a Dask cluster) and resume exactly, as comparison hands do.
 from __future__ import annotations
 
 import random
+import reprlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from ddz_rules.errors import UsageError
 from ddz_rules.game import Hand
 from ddz_rules.match import MAX_REDEALS, MatchState, first_dealer, side_winners
 from ddz_rules.records import to_record
+from ddz_rules.ruleset import Ruleset
 
 #: Most matches in one run (each result is kept for the summary).
 MAX_MATCHES = 100_000
@@ -52,6 +54,60 @@ MATCH_SCHEMA: dict[str, Any] = {
     },
 }
 MATCHES = RowKind("ddz-match-results/2", MATCH_SCHEMA)
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlist = 8
+
+
+def match_row_fault(row: dict[str, Any], ruleset: Ruleset, seats: Sequence[str],
+                    focus: int | None = None) -> str | None:
+    """What is wrong with a match row read back from a results file, or None.
+
+    The row must be seated as the run seats its index (``seats``, and ``focus`` where the run
+    has one), and its hands must be a match of ``ruleset`` as :class:`MatchState` plays it:
+    each hand a score per seat and winners among the seats, dealt by the seat
+    ``match.rotation`` names, counted as ``match.redeal`` says, ending where ``match.length``
+    ends it; its totals, hands won, winners, tie, counts and deals the ones its hands give.
+    The same rules a match record's replay checks, so no damaged row reaches a summary.
+    """
+    at = f"match {row['index']}"
+    if list(row["seats"]) != list(seats):
+        return (f"{at}: field seats: {_SHORT.repr(row['seats'])}, not as this run seats it "
+                f"({list(seats)})")
+    if row.get("focus") != focus:
+        return f"{at}: field focus: {row.get('focus')}, but this run gives it {focus}"
+    players = ruleset.players
+    state = MatchState(ruleset, first_dealer=first_dealer(ruleset, row["index"]))
+    for number, hand in enumerate(row["hands"]):
+        where = f"{at}: field hands.{number}"
+        if state.over:
+            return f"{where}: the match was already over; this hand is one too many"
+        if len(hand["scores"]) != players:
+            return (f"{where}.scores: {len(hand['scores'])} scores, but {ruleset.id} has "
+                    f"{players} seats")
+        outside = [s for s in hand["winners"] if not 0 <= s < players]
+        if outside:
+            return f"{where}.winners: seat {outside[0]}, but seats are 0 to {players - 1}"
+        if hand["dealer"] != state.dealer:
+            return (f"{where}.dealer: seat {hand['dealer']}, but match.rotation "
+                    f"({ruleset.match.rotation}) has seat {state.dealer} deal it")
+        state.add(tuple(hand["scores"]), tuple(hand["winners"]), hand["redeal"])
+        if hand["counted"] != state.hands[-1].counted:
+            return (f"{where}.counted: {hand['counted']}, but match.redeal "
+                    f"({ruleset.match.redeal}) says {state.hands[-1].counted}")
+    if not state.over:
+        return (f"{at}: field hands: {len(state.hands)} deals, {state.counted} counted: the "
+                f"match stops before its match rules end it (match.length "
+                f"{ruleset.match.length}, match.hands {ruleset.match.hands})")
+    outcome = state.outcome()
+    for name, actual in (("totals", list(outcome.totals)),
+                         ("hands_won", list(outcome.hands_won)),
+                         ("winners", list(outcome.winners)), ("tie", outcome.tie),
+                         ("counted", outcome.counted), ("led_alone_from", outcome.led_alone_from),
+                         ("deals", len(state.hands))):
+        if row[name] != actual:
+            return f"{at}: field {name}: {_SHORT.repr(row[name])}, but its hands give {actual}"
+    return None
 
 
 def match_deal_seed(seed: int, index: int, deal: int) -> int:
@@ -149,6 +205,10 @@ class MatchSpec:
         return [MatchTask(entrant.reference, self.seats, self.seed, i, entrant.digest)
                 for i in range(self.matches)]
 
+    def check_row(self, row: dict[str, Any]) -> str | None:
+        """A row read back on resuming, checked against this run (:func:`match_row_fault`)."""
+        return match_row_fault(row, self.resolve().ruleset, self.seats)
+
 
 def check_matches(matches: int) -> None:
     """``--matches``: between 1 and :data:`MAX_MATCHES`."""
@@ -186,7 +246,7 @@ def execute_matches(spec: MatchSpec, *, workers: int = 1, scheduler: str | None 
     done = run_tasks(spec.tasks(), lambda t: (entrant.id, t.index), spec.identity,
                      workers=min(workers, MAX_WORKERS) if workers >= 1 else workers,
                      scheduler=scheduler, out=out, resume=resume, progress=progress,
-                     play=play_matches, size=size, kind=MATCHES)
+                     play=play_matches, size=size, kind=MATCHES, check=spec.check_row)
     return [done[(entrant.id, i)] for i in range(spec.matches)]
 
 
@@ -266,15 +326,26 @@ class MatchComparison:
         return {"run": {"rulesets": [e.id for e in self.resolve()], "matches": self.matches,
                         "stronger": self.stronger, "weaker": self.weaker, "seed": self.seed}}
 
+    def seats(self, players: int, index: int) -> tuple[str, ...]:
+        """The seats of match ``index``: the stronger level in seat ``index`` modulo the
+        players, the weaker in the others."""
+        return tuple(self.stronger if s == index % players else self.weaker
+                     for s in range(players))
+
     def tasks(self) -> list[MatchTask]:
         found = []
         for entrant in self.resolve():
             n = entrant.ruleset.players
             for i in range(self.matches):
-                seats = tuple(self.stronger if s == i % n else self.weaker for s in range(n))
-                found.append(MatchTask(entrant.reference, seats, self.seed, i, entrant.digest,
-                                       focus=i % n))
+                found.append(MatchTask(entrant.reference, self.seats(n, i), self.seed, i,
+                                       entrant.digest, focus=i % n))
         return found
+
+    def check_row(self, row: dict[str, Any]) -> str | None:
+        """A row read back on resuming, checked against this run (:func:`match_row_fault`)."""
+        ruleset = next(e.ruleset for e in self.resolve() if e.id == row["ruleset"])
+        n = ruleset.players
+        return match_row_fault(row, ruleset, self.seats(n, row["index"]), row["index"] % n)
 
 
 def execute_comparison(spec: MatchComparison, *, workers: int = 1,
@@ -287,5 +358,5 @@ def execute_comparison(spec: MatchComparison, *, workers: int = 1,
     done = run_tasks(spec.tasks(), lambda t: (by_reference[t.ruleset], t.index),
                      spec.identity, workers=workers, scheduler=scheduler, out=out,
                      resume=resume, progress=progress, play=play_matches, size=1,
-                     kind=MATCHES)
+                     kind=MATCHES, check=spec.check_row)
     return {e.id: [done[(e.id, i)] for i in range(spec.matches)] for e in entrants}

@@ -44,7 +44,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ddz_rules.bots import LEVELS
-from ddz_rules.compare.matches import MATCH_SCHEMA, MatchTask, checked_run, play_matches
+from ddz_rules.compare.matches import (
+    MATCH_SCHEMA,
+    MatchTask,
+    checked_run,
+    match_row_fault,
+    play_matches,
+)
 from ddz_rules.compare.results import RowKind
 from ddz_rules.compare.run import Entrant, run_tasks
 from ddz_rules.errors import UsageError
@@ -317,6 +323,11 @@ class RatingSpec:
     def seats(self, index: int) -> tuple[str, ...]:
         return seating(self.levels, self.players, index)
 
+    def check_row(self, row: dict[str, Any]) -> str | None:
+        """A row read back on resuming, checked against this run: seated as this run seats
+        its index, and a match of the run's ruleset (:func:`match_row_fault`)."""
+        return match_row_fault(row, self.resolve().ruleset, self.seats(row["index"]))
+
     def tasks(self) -> list[MatchTask]:
         entrant = self.resolve()
         return [MatchTask(entrant.reference, self.seats(i), self.seed, i, entrant.digest)
@@ -338,13 +349,9 @@ def execute_ratings(spec: RatingSpec, *, workers: int = 1, scheduler: str | None
     size = max(1, slowest // entrant.ruleset.match.hands)
     done = run_tasks(spec.tasks(), lambda t: (entrant.id, t.index), spec.identity,
                      workers=workers, scheduler=scheduler, out=out, resume=resume,
-                     progress=progress, play=play_matches, size=size, kind=RATINGS)
-    rows = [done[(entrant.id, i)] for i in range(spec.matches)]
-    for row in rows:
-        if tuple(row["seats"]) != spec.seats(row["index"]):
-            raise UsageError(f"--resume: {out}: match {row['index']} was seated "
-                             f"{row['seats']}, not as this run seats it; the file is damaged")
-    return rows
+                     progress=progress, play=play_matches, size=size, kind=RATINGS,
+                     check=spec.check_row)
+    return [done[(entrant.id, i)] for i in range(spec.matches)]
 
 
 def rate(spec: RatingSpec, *, workers: int = 1, scheduler: str | None = None,

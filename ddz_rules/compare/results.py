@@ -22,13 +22,14 @@ import contextlib
 import json
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import IO, Any
 
 from ddz_rules.errors import UsageError
-from ddz_rules.inputs import strict_validator
+from ddz_rules.inputs import strict_validator, why
 
 try:  # POSIX advisory locks; elsewhere, O_EXCL creation still stops two new runs on one file
     import fcntl
@@ -80,6 +81,11 @@ class RowKind:
 #: One line per hand of a comparison.
 TRACES = RowKind("ddz-compare-results/2", TRACE_SCHEMA)
 
+#: A check of one row read back against the run being resumed (its seats, its ruleset's
+#: rules): what is wrong, in a phrase naming the field and what the run expects, or None.
+#: The schema says a row is well formed; only the run can say it is one of its own.
+RowCheck = Callable[[Trace], str | None]
+
 
 class ResultsFile:
     """An open, locked results file that hand lines are appended to."""
@@ -120,26 +126,27 @@ class ResultsFile:
         return cls(path, handle, {})
 
     @classmethod
-    def reopen(cls, path: Path, identity: dict[str, Any], kind: RowKind = TRACES
-               ) -> ResultsFile:
+    def reopen(cls, path: Path, identity: dict[str, Any], kind: RowKind = TRACES,
+               check: RowCheck | None = None) -> ResultsFile:
         """Open the file of the run being resumed, check every line, and cut a torn last line.
 
-        Nothing is changed unless every complete line checks out; the only change ever made
-        is cutting off a half-written last line.
+        Every row is checked against its schema, the run's rulesets and, where given,
+        ``check`` (the run's own rules for a row). Nothing is changed unless every complete
+        line checks out; the only change ever made is cutting off a half-written last line.
         """
         try:
             fd = os.open(path, os.O_RDWR | getattr(os, "O_NONBLOCK", 0))
         except FileNotFoundError:
             raise UsageError(f"--resume: {path} does not exist") from None
         except OSError as exc:
-            raise UsageError(f"--resume: {path}: cannot open it: {exc.strerror}") from None
+            raise UsageError(f"--resume: {path}: cannot open it: {why(exc)}") from None
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
             raise UsageError(f"--resume: {path} is not a regular file")
         handle = os.fdopen(fd, "r+b")
         try:
             _lock(handle, path)
-            done, complete = _read_back(handle, path, identity, kind)
+            done, complete = _read_back(handle, path, identity, kind, check)
             if complete != os.fstat(fd).st_size:
                 handle.truncate(complete)  # drop the half-written last line, in place
             handle.seek(0, os.SEEK_END)
@@ -187,8 +194,8 @@ def _lock(handle: IO[bytes], path: Path) -> None:
                          "(nothing was changed)") from None
 
 
-def _read_back(handle: IO[bytes], path: Path, identity: dict[str, Any], kind: RowKind
-               ) -> tuple[dict[tuple[str, int], Trace], int]:
+def _read_back(handle: IO[bytes], path: Path, identity: dict[str, Any], kind: RowKind,
+               check: RowCheck | None = None) -> tuple[dict[tuple[str, int], Trace], int]:
     """Every hand of a results file, checked line by line, and where its last full line ends."""
     handle.seek(0)
     done: dict[tuple[str, int], Trace] = {}
@@ -208,7 +215,7 @@ def _read_back(handle: IO[bytes], path: Path, identity: dict[str, Any], kind: Ro
         if number == 1:
             _check_header(item, path, identity, kind)
         else:
-            key = _check_row(item, path, number, identity, kind)
+            key = _check_row(item, path, number, identity, kind, check)
             if key in done:
                 raise UsageError(f"--resume: {path}:{number}: hand {key[1]} of {key[0]} is "
                                  "already in the file; it is damaged (nothing was changed)")
@@ -246,8 +253,8 @@ def _check_header(item: Any, path: Path, identity: dict[str, Any], kind: RowKind
                              "ruleset, or start a new file (nothing was changed)")
 
 
-def _check_row(item: Any, path: Path, number: int, identity: dict[str, Any], kind: RowKind
-               ) -> tuple[str, int]:
+def _check_row(item: Any, path: Path, number: int, identity: dict[str, Any], kind: RowKind,
+               check: RowCheck | None = None) -> tuple[str, int]:
     error = next(iter(kind.validator.iter_errors(item)), None)
     if error is not None:
         field = ".".join(map(str, error.absolute_path)) or "(the line)"
@@ -256,4 +263,8 @@ def _check_row(item: Any, path: Path, number: int, identity: dict[str, Any], kin
     if item["ruleset"] not in identity["rulesets"]:
         raise UsageError(f"--resume: {path}:{number}: a hand of ruleset {item['ruleset']!r}, "
                          "which this run does not play; nothing was changed")
+    fault = check(item) if check is not None else None
+    if fault is not None:
+        raise UsageError(f"--resume: {path}:{number}: {fault}; the file is damaged (nothing "
+                         "was changed)")
     return item["ruleset"], item["index"]

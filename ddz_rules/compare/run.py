@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ddz_rules.compare import executors
-from ddz_rules.compare.results import TRACES, ResultsFile, RowKind, Trace
+from ddz_rules.compare.results import TRACES, ResultsFile, RowCheck, RowKind, Trace
 from ddz_rules.compare.runner import Task, check_bots, prepare_bots, ruleset_digest
 from ddz_rules.errors import DdzError, UsageError
 from ddz_rules.ruleset import Ruleset, load, names_a_file
@@ -143,13 +143,15 @@ def run_tasks(tasks: Sequence[Any], key: Callable[[Any], tuple[str, int]],
               out: Path | None = None, resume: bool = False,
               progress: Callable[[int, int], None] | None = None,
               play: Callable[[list[Any]], list[Trace]] | None = None, size: int | None = None,
-              kind: RowKind = TRACES) -> dict[tuple[str, int], Trace]:
+              kind: RowKind = TRACES, check: RowCheck | None = None
+              ) -> dict[tuple[str, int], Trace]:
     """Play ``tasks`` (those ``out`` does not already hold when resuming) and return every
     result by ``key``: ``(ruleset id, index)``, which each result row also holds.
 
     The one loop behind ``ddz compare`` and ``ddz match``: arguments checked before anything
     is played, results appended to ``out`` batch by batch, and a fault or an interrupt ends in
-    one line that says what was kept.
+    one line that says what was kept. On ``resume``, every row read back is checked against
+    the run (:meth:`~ddz_rules.compare.results.ResultsFile.reopen`, with ``check``).
     """
     if not 1 <= workers <= MAX_WORKERS:
         raise UsageError(f"--workers must be between 1 and {MAX_WORKERS}, got {workers}")
@@ -160,7 +162,7 @@ def run_tasks(tasks: Sequence[Any], key: Callable[[Any], tuple[str, int]],
     done: dict[tuple[str, int], Trace] = {}
     results: ResultsFile | None = None
     if out is not None:
-        results = (ResultsFile.reopen(out, identity, kind) if resume
+        results = (ResultsFile.reopen(out, identity, kind, check) if resume
                    else ResultsFile.create(out, identity, kind))
         done = results.done
     try:

@@ -20,6 +20,7 @@ beside it in ``NAME.play.json``, as for a hand.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,7 @@ from ddz_rules.records import (
     is_match_record,
     read_record,
     record_text,
-    replay,
+    replay_deal,
     ruleset_of,
     to_record,
 )
@@ -123,15 +124,18 @@ class MatchSession:
     @classmethod
     def new(cls, ruleset: Ruleset, seat: int = 0, bots: str = "standard", seed: int = 0,
             hint_level: str = "medium", save: Path | None = None,
-            autoplay: bool = False) -> MatchSession:
+            autoplay: bool = False, ready: Callable[[], None] | None = None) -> MatchSession:
         """A new match, its first deal dealt; with ``save``, written at once (a new match
-        never overwrites a file)."""
+        never overwrites a file). ``ready`` is called once every input is checked, before
+        the first write."""
         check_players(ruleset, seat)
         if save is not None and (save.exists() or save.is_symlink()):
             raise UsageError(f"{save} already exists: continue that game with 'ddz play "
                              f"--resume {save}', or give --save another file (nothing was "
                              "overwritten)")
         match = cls(ruleset, seat, bots, hint_level, seed, save=save, autoplay=autoplay)
+        if ready is not None:
+            ready()
         match.save()
         return match
 
@@ -163,7 +167,7 @@ class MatchSession:
             if hand_record.get("ruleset") != record["ruleset"]:
                 raise UsageError(f"{at}: field ruleset: {str(hand_record.get('ruleset'))[:40]!r}"
                                  f", but the match is played under {record['ruleset']!r}")
-            done = replay(hand_record, where)
+            done = replay_deal(hand_record, where, number)
             if not done.valid and (done.action is not None or number < len(hands) - 1):
                 action = f", action {done.index} ({done.action!r})" if done.action else ""
                 raise UsageError(f"{at}{action}: {done.reason}; the saved match cannot be "
@@ -175,6 +179,13 @@ class MatchSession:
             match.session = match._session_for(done.hand)
             if done.valid:
                 match._add_finished()
+        standing = match.standing()  # what the deals finished so far give, as saved
+        for name, actual in (("totals", list(standing.totals)),
+                             ("winners", list(standing.leaders)), ("tie", standing.tie)):
+            if record[name] != actual:
+                raise UsageError(f"{where}: field {name}: the record says "
+                                 f"{str(record[name])[:60]}, but its hands give {actual}; "
+                                 "the saved match cannot be continued")
         return match
 
     def _deal_seed(self) -> int:
@@ -401,11 +412,13 @@ def autoplay_match(match: MatchSession) -> None:
 def open_game(ruleset: str, seat: int | None = None, bots: str | None = None,
               seed: int | None = None, hint_level: str | None = None, save: str | None = None,
               no_save: bool = False, resume: str | None = None, autoplay: bool = False,
-              match: bool = False) -> Session | MatchSession:
+              match: bool = False, ready: Callable[[], None] | None = None
+              ) -> Session | MatchSession:
     """The game ``ddz play`` asks for: one hand (:func:`~ddz_rules.play.session.open_session`)
     or, with ``match``, a whole match of the ruleset; ``resume`` continues the hand or match
-    saved in a file, whichever it holds. Every option is checked before anything is
-    written, each refusal one line."""
+    saved in a file, whichever it holds. Every option and file is checked before anything
+    is written, each refusal one line; ``ready`` is called once they all are, before the
+    first write (``ddz play`` asks for its terminal there: a bad input is reported first)."""
     if resume is not None:
         if is_match_record(read_record(resume)):
             for level, option in ((bots, "--bots"), (hint_level, "--hint")):
@@ -417,13 +430,16 @@ def open_game(ruleset: str, seat: int | None = None, bots: str | None = None,
             if save is not None or no_save:
                 raise UsageError("--resume FILE goes on saving to FILE; leave out --save and "
                                  "--no-save")
-            return MatchSession.resume(Path(resume), seat, bots, hint_level, autoplay)
+            resumed = MatchSession.resume(Path(resume), seat, bots, hint_level, autoplay)
+            if ready is not None:
+                ready()
+            return resumed
         if match:
             raise UsageError(f"{resume} holds one hand, not a match; leave out --match to "
                              "continue it")
     if not match:
         return open_session(ruleset, seat, bots, seed, hint_level, save, no_save, resume,
-                            autoplay)
+                            autoplay, ready)
     for level, option in ((bots, "--bots"), (hint_level, "--hint")):
         if level is not None:
             check_level(level, option)
@@ -436,4 +452,5 @@ def open_game(ruleset: str, seat: int | None = None, bots: str | None = None,
     path = (None if no_save else Path(save) if save is not None
             else default_match_save(loaded, seed))
     return MatchSession.new(loaded, seat or 0, bots or "standard", seed,
-                            hint_level=hint_level or "medium", save=path, autoplay=autoplay)
+                            hint_level=hint_level or "medium", save=path, autoplay=autoplay,
+                            ready=ready)

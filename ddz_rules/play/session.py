@@ -315,9 +315,10 @@ class Session:
     @classmethod
     def new(cls, ruleset: Ruleset, seat: int = 0, bots: str = "standard", seed: int = 0,
             dealer: int = 0, hint_level: str = "medium", save: Path | None = None,
-            autoplay: bool = False) -> Session:
+            autoplay: bool = False, ready: Callable[[], None] | None = None) -> Session:
         """A freshly dealt hand; with ``save``, written at once (a new game never
-        overwrites a file)."""
+        overwrites a file). ``ready`` is called once every input is checked, before the
+        first write (``ddz play`` asks for its terminal there)."""
         check_players(ruleset, seat)
         if not 0 <= dealer < ruleset.players:
             raise UsageError(f"--dealer {dealer}: {ruleset.id} has seats 0 to "
@@ -327,6 +328,8 @@ class Session:
                              f"--resume {save}', or give --save another file (nothing was "
                              "overwritten)")
         session = cls(Hand.new(ruleset, seed, dealer), seat, bots, hint_level, save, autoplay)
+        if ready is not None:
+            ready()
         session.save()
         return session
 
@@ -806,10 +809,12 @@ class Session:
 def open_session(ruleset: str, seat: int | None = None, bots: str | None = None,
                  seed: int | None = None, hint_level: str | None = None,
                  save: str | None = None, no_save: bool = False, resume: str | None = None,
-                 autoplay: bool = False) -> Session:
+                 autoplay: bool = False, ready: Callable[[], None] | None = None) -> Session:
     """The session ``ddz play`` asks for: a new hand (saved to ``save``, by default
     :func:`default_save`, unless ``no_save``) or the one saved in ``resume``. Every option
-    is checked here, before anything is written, each refusal one line."""
+    and file is checked here, before anything is written, each refusal one line; ``ready``
+    is called once they all are, before the first write (``ddz play`` asks for its terminal
+    there, so that a missing file is reported before a missing terminal)."""
     for level, option in ((bots, "--bots"), (hint_level, "--hint")):
         if level is not None:
             check_level(level, option)
@@ -820,7 +825,10 @@ def open_session(ruleset: str, seat: int | None = None, bots: str | None = None,
         if save is not None or no_save:
             raise UsageError("--resume FILE goes on saving to FILE; leave out --save and "
                              "--no-save")
-        return Session.resume(Path(resume), seat, bots, hint_level, autoplay)
+        resumed = Session.resume(Path(resume), seat, bots, hint_level, autoplay)
+        if ready is not None:
+            ready()
+        return resumed
     loaded = load(ruleset)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
@@ -829,7 +837,8 @@ def open_session(ruleset: str, seat: int | None = None, bots: str | None = None,
         raise UsageError("--save and --no-save: choose one")
     path = None if no_save else Path(save) if save is not None else default_save(loaded, seed)
     return Session.new(loaded, seat or 0, bots or "standard", seed,
-                       hint_level=hint_level or "medium", save=path, autoplay=autoplay)
+                       hint_level=hint_level or "medium", save=path, autoplay=autoplay,
+                       ready=ready)
 
 
 def autoplay(session: Session) -> list[str]:
