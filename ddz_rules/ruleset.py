@@ -215,6 +215,9 @@ class Ruleset:
     #: ``wild.ranks`` and ``wild.stands_for``, as rank indices.
     wild_ranks: tuple[int, ...]
     stands_for: tuple[int, ...]
+    #: ``wild.in_kickers``: what a wild among a play's kickers is played as, ``own_rank`` or
+    #: ``any_rank`` (see :func:`ddz_rules.wilds.kicker_stand_ins`); ``""`` without wild cards.
+    wild_in_kickers: str
     combinations: tuple[CombinationType, ...]
     #: Combination types the ruleset declares with ``enabled: false``: not plays here, kept
     #: so that a refusal can name the type and quote why.
@@ -952,6 +955,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         base=base, players=players, deck_ranks=deck_ranks, copies=copies,
         hand_size=hand_size, kitty=kitty, partner_rule=partner_rule,
         wild_drawn=wild_drawn, wild_ranks=wild_ranks, stands_for=stands_for,
+        wild_in_kickers=_value(data, "wild", "in_kickers") if wild_drawn else "",
         settlement=_value(data, "readings", "settlement"), combinations=tuple(combos),
         switched_off=tuple(switched_off),
         kitty_shown=_value(data, "deal", "kitty_shown"),

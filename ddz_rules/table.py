@@ -37,7 +37,7 @@ from ddz_rules.cards import RANKS
 from ddz_rules.errors import IllegalPlayError, RulesetError, UsageError
 from ddz_rules.restrictions import rank_reason, whole_reason
 from ddz_rules.ruleset import CombinationType, Ruleset
-from ddz_rules.wilds import Fills, wild_count
+from ddz_rules.wilds import Fills, kicker_counts, kicker_stand_ins, wild_choices, wild_count
 
 try:  # built at install where a C compiler is found (hatch_build.py); else the same in Python
     from ddz_rules import _kernel
@@ -311,12 +311,14 @@ class PlayTable:
 
         Each body of every type is made from the cards every way the rule of
         :func:`~ddz_rules.wilds.body_fills` allows (:class:`~ddz_rules.wilds.Fills`), the
-        cards left over tried as its kickers (where a wild counts as its own rank). Readings
+        cards left over tried as its kickers (a wild among them played as
+        :func:`~ddz_rules.wilds.kicker_stand_ins` allows). Readings
         that differ only in their kickers are one play (the cards are the same, and kickers
         never count): the one with the lowest kickers stands for them, as in :meth:`play`.
         """
         fills = Fills(cards.unpack(key), wild, self._stands_for)
         groups, runs = self._wild_runs
+        kick = self._wild_kickers(wild)
         made = [fills.of_run(chain, lengths, width, rule)
                 if fills.can_start(chain[0], width, rule) else []
                 for chain, lengths, width, rule in groups]
@@ -325,9 +327,14 @@ class PlayTable:
             levels = made[group]
             for wild_body in bodies:
                 for fill in levels[wild_body.level] if wild_body.level < len(levels) else ():
-                    play = _exact_play(wild_body.body, key - fill)
-                    if play is not None:
-                        found.add(play.reading)
+                    rest = key - fill
+                    if kick is None:
+                        play = _exact_play(wild_body.body, rest)
+                        reading = None if play is None else play.reading
+                    else:
+                        reading = kick.reading(wild_body.body, rest)
+                    if reading is not None:
+                        found.add(reading)
         return tuple(_named(_ordered(found)))
 
     @cached_property
@@ -337,7 +344,7 @@ class PlayTable:
 
     @cached_property
     def _kinds(self) -> _Kinds:
-        return _Kinds(self._wild_bodies)
+        return _Kinds(self._wild_bodies, self.ruleset, self._stands_for)
 
     @cached_property
     def _wild_runs(self) -> WildRuns:
@@ -348,6 +355,13 @@ class PlayTable:
     def _stands_for(self) -> frozenset[int]:
         return frozenset(self.ruleset.stands_for)
 
+    def _wild_kickers(self, wild: Wild) -> _WildKickers | None:
+        """How kicker wilds are read with the wild ranks ``wild``: None where each is a card of
+        its own rank (``wild.in_kickers: own_rank``), which the natural kicker rules settle."""
+        if self.ruleset.wild_in_kickers != "any_rank":
+            return None
+        return _WildKickers(wild, self._kinds)
+
     def _wild_plays(self, runs: WildRuns, hand: int, wild: Wild) -> list[Play]:
         """Every play of ``runs``' bodies from a hand holding wild cards: each body made every
         way the hand can make it (:class:`Fills`, a run at a time), with every allowed set of
@@ -356,11 +370,14 @@ class PlayTable:
         Where one card set and reading could come from two fills (the same cards, a wild in the
         body or among the kickers), the lowest kickers stand for them, as in :meth:`read_wild`;
         that needs a natural rank of the chain or two wild ranks among the body's kicker
-        ranks, so other bodies skip the check.
+        ranks, so other bodies skip the check. Where a kicker wild may stand for another rank
+        (:class:`_WildKickers`), every wild rank is a kicker rank of every body with kickers.
         """
         fills = Fills(cards.unpack(hand), wild, self._stands_for)
         fills_of, can_start = fills.of_run, fills.can_start
         wild_bits = sum(1 << r for r in wild)
+        kick = self._wild_kickers(wild)
+        wild_fields, known = (0, ()) if kick is None else (kick.fields, wild)
         kinds = self._kinds.kinds
         shared: list[_Choices | None] = [None] * len(kinds)
         groups, wild_runs = runs
@@ -391,10 +408,16 @@ class PlayTable:
                 if kind >= 0:
                     every = shared[kind]
                     if every is None:
-                        every = shared[kind] = _choices(_choose(*kinds[kind], hand))
-                both = kicker_ranks & wild_bits
+                        every = shared[kind] = _choices(
+                            _choose(*kinds[kind], hand) if kick is None
+                            else kick.choices(kick.kind_options(kind, body), body, hand))
+                both = (kicker_ranks | (wild_bits if wild_fields else 0)) & wild_bits
                 clash = len(made_of) > 1 and bool(chain_kickers & ~wild_bits or both & (both - 1))
-                _wild_kicker_plays(body, readings, fields, made_of, hand, clash, every, out)
+                mine = readings.get(known)
+                if mine is None:
+                    mine = readings[known] = {}
+                _wild_kicker_plays(body, mine, fields | wild_fields, made_of, hand, clash, every,
+                                   out, kick)
         return out
 
     def read(self, key: int) -> tuple[Reading, ...]:
@@ -736,8 +759,9 @@ class _WildBody(NamedTuple):
     fields: int
     #: Its kicker choices as a share of those of its type (:class:`_Kinds`), or -1.
     kind: int
-    #: The reading of each kicker set met so far (None where a whole-play rule forbids it).
-    readings: dict[int, Reading | None]
+    #: The reading of each kicker set met so far (None where the kicker rules forbid it), by
+    #: the wild ranks it was read with (``()`` where kicker wilds are of their own rank).
+    readings: dict[Wild, dict[int, Reading | None]]
 
 
 #: A chain, the chain lengths of the bodies of it to make, the type's width and ``wilds``: what
@@ -761,7 +785,8 @@ class _Kinds:
     instead of each body building its own for each way it is made.
     """
 
-    def __init__(self, runs: Runs) -> None:
+    def __init__(self, runs: Runs, ruleset: Ruleset, stands_for: frozenset[int]) -> None:
+        self.ruleset, self.stands_for = ruleset, stands_for
         off_chain: dict[str, dict[int, tuple[tuple[tuple[int, int], ...], ...] | None]] = {}
         for run in runs:
             for body in run:
@@ -777,7 +802,12 @@ class _Kinds:
         #: The options and number of units of each kind, by index.
         self.kinds: list[tuple[tuple[Option, ...], int]] = []
         #: Each body's readings (:attr:`_WildBody.readings`), by ``id``.
-        self.readings: dict[int, dict[int, Reading | None]] = {}
+        self.readings: dict[int, dict[Wild, dict[int, Reading | None]]] = {}
+        #: Per body (by ``id``), what :class:`_WildKickers` needs of it, worked out on first need.
+        self.wild_options: dict[int, tuple[_WildOption, ...]] = {}
+        self.allowed: dict[int, tuple[frozenset[int], ...]] = {}
+        #: Per kind, its options as :class:`_WildKickers` takes them.
+        self.kind_wild_options: dict[int, tuple[_WildOption, ...]] = {}
 
     def of(self, body: _Body) -> int:
         """The kind whose choices ``body`` shares, or -1 where it has options of its own."""
@@ -846,7 +876,7 @@ def _choices(every: list[int]) -> _Choices:
 
 def _wild_kicker_plays(body: _Body, readings: dict[int, Reading | None], fields: int,
                        fills: list[int], hand: int, clash: bool, every: _Choices | None,
-                       out: list[Play]) -> None:
+                       out: list[Play], kick: _WildKickers | None = None) -> None:
     """Append the plays of ``body`` made each of the ways ``fills`` (packed cards), with every
     allowed set of kickers from the rest of ``hand`` (``fields``: the bit fields of its kicker
     ranks; ``readings``: :attr:`_WildBody.readings`).
@@ -857,9 +887,11 @@ def _wild_kicker_plays(body: _Body, readings: dict[int, Reading | None], fields:
     lowest kickers, in the order of first appearance.
 
     Where the compiled kernel was built (``ddz_rules/_kernel.c``), it runs this loop for a body
-    of a kind without ``clash``, play for play as the Python below does.
+    of a kind without ``clash``, play for play as the Python below does. With ``kick``, a kicker
+    wild may stand for another rank: the kicker sets tried and their readings are its.
     """
     guard = cards.GUARD
+    learn = _learn if kick is None else kick.learn
     if every is not None and (packed := every[1]) is not None and not clash:
         keys = every[0]
         for _ in range(2):
@@ -869,12 +901,13 @@ def _wild_kicker_plays(body: _Body, readings: dict[int, Reading | None], fields:
             except KeyError:  # a kicker set not met before: learn them all, then go again
                 for fill in fills:
                     top = ((hand - fill) & fields) | guard
-                    _learn(body, readings, [k for k in keys if (top - k) & guard == guard])
+                    learn(body, readings, [k for k in keys if (top - k) & guard == guard])
     found: dict[int, Play] = {}
     plays: list[Play] = []
     for fill in fills:
         rest = hand - fill
-        keys = _kicker_keys(body, rest) if every is None else every[0]
+        keys = (every[0] if every is not None else _kicker_keys(body, rest) if kick is None
+                else kick.keys(body, rest))
         top = (rest & fields) | guard
         for _ in range(2):
             try:
@@ -882,7 +915,7 @@ def _wild_kicker_plays(body: _Body, readings: dict[int, Reading | None], fields:
                          if (top - k) & guard == guard and (r := readings[k]) is not None]
                 break
             except KeyError:  # a kicker set not met before: learn them all, then go again
-                _learn(body, readings, [k for k in keys if (top - k) & guard == guard])
+                learn(body, readings, [k for k in keys if (top - k) & guard == guard])
         if not clash:
             out += plays
             continue
@@ -891,6 +924,122 @@ def _wild_kicker_plays(body: _Body, readings: dict[int, Reading | None], fields:
             if seen is None or play.reading.kicker_key < seen.reading.kicker_key:
                 found[play.key] = play
     out += found.values()
+
+
+#: A kicker rank as :class:`_WildKickers` lists it: the rank, and for each number of natural
+#: cards of it a kicker set may hold, (that number, the fewest wilds that make it a count the
+#: rules allow, the cards packed).
+_WildOption = tuple[int, tuple[tuple[int, int, int], ...]]
+
+
+class _WildKickers:
+    """The kicker sets of a hand's plays where a kicker wild may stand for another rank
+    (``wild.in_kickers: any_rank``), with the wild ranks ``wild``.
+
+    A kicker set is listed as the cards it is made of: natural cards, each of its own rank, and
+    wild cards, which :func:`~ddz_rules.wilds.kicker_stand_ins` plays as whatever ranks make
+    kickers the rules allow. Listing keeps natural cards to counts some number of wilds could
+    complete (a lone 4 is half a pair of 4s), and only where the set holds that many wilds;
+    whether a set is legal is decided once per body and set, by
+    :func:`~ddz_rules.wilds.kicker_stand_ins`, and kept in the body's readings.
+    """
+
+    __slots__ = ("fields", "kinds", "wild")
+
+    def __init__(self, wild: Wild, kinds: _Kinds) -> None:
+        self.wild, self.kinds = wild, kinds
+        #: The bit fields of the wild ranks: every body with kickers may hold them as kickers.
+        self.fields = sum(cards.FIELD_MASK << (cards.FIELD_BITS * r) for r in wild)
+
+    def kind_options(self, kind: int, body: _Body) -> tuple[_WildOption, ...]:
+        """The kicker ranks of a kind (:class:`_Kinds`) as :meth:`choices` takes them."""
+        known = self.kinds.kind_wild_options.get(kind)
+        if known is None:
+            known = self.kinds.kind_wild_options[kind] = _relaxed(
+                self.kinds.kinds[kind][0], body.ctype.kicker_unit, self.kinds.stands_for)
+        return known
+
+    def keys(self, body: _Body, rest: int) -> list[int]:
+        """Every kicker set ``body`` may be tried with from the cards ``rest``."""
+        known = self.kinds.wild_options.get(id(body))
+        if known is None:
+            known = self.kinds.wild_options[id(body)] = _relaxed(
+                body.options, body.ctype.kicker_unit, self.kinds.stands_for)
+        return self.choices(known, body, rest)
+
+    def choices(self, options: Sequence[_WildOption], body: _Body, rest: int) -> list[int]:
+        """The kicker sets of ``body``'s size from the cards ``rest``: natural cards by
+        ``options``, and as many wild cards as the set lacks, no fewer than its natural cards
+        need, each split among the wild ranks every way."""
+        bits, mask = cards.FIELD_BITS, cards.FIELD_MASK
+        total = body.ctype.kicker_unit * body.n_units
+        counts = cards.unpack(rest)
+        most = min(total, sum(counts[r] for r in self.wild))
+        ways: dict[tuple[int, int], list[int]] = {(0, 0): [0]}
+        for rank, steps in options:
+            avail = (rest >> (bits * rank)) & mask
+            if not avail or rank in self.wild:
+                continue
+            more: dict[tuple[int, int], list[int]] = {}
+            for (size, need), keys in ways.items():
+                for n, wilds, step in steps:
+                    if n > avail:
+                        break
+                    grown, needs = size + n, need + wilds
+                    if grown <= total and needs <= min(most, total - grown):
+                        more.setdefault((grown, needs), []).extend([k + step for k in keys])
+            for at, keys in more.items():
+                ways.setdefault(at, []).extend(keys)
+        out: list[int] = []
+        for (size, need), keys in ways.items():
+            left = total - size
+            if need <= left <= most:
+                for part in wild_choices(counts, self.wild, left):
+                    out += [k + part for k in keys]
+        return out
+
+    def reading(self, body: _Body, kick: int) -> Reading | None:
+        """The reading of ``body`` carrying exactly the cards ``kick``, or None where no way to
+        play its wild cards makes kickers the rules allow."""
+        counts = cards.unpack(kick)
+        if not any(counts[r] for r in self.wild):
+            play = _exact_play(body, kick)
+            return None if play is None else play.reading
+        ctype = body.ctype
+        if body.play is not None or cards.size(kick) != ctype.kicker_unit * body.n_units:
+            return None
+        allowed = self.kinds.allowed.get(id(body))
+        if allowed is None:
+            allowed = self.kinds.allowed[id(body)] = kicker_counts(
+                ctype, body.chain, self.kinds.ruleset.copies)
+        if kicker_stand_ins(ctype, body.chain, counts, self.wild, "any_rank",
+                            self.kinds.stands_for, allowed) is None:
+            return None
+        return Reading(ctype.name, body.length, body.top, kick, ctype.level)
+
+    def learn(self, body: _Body, readings: dict[int, Reading | None],
+              keys: Iterable[int]) -> None:
+        """As :func:`_learn`, by :meth:`reading`."""
+        for k in keys:
+            if k not in readings:
+                readings[k] = self.reading(body, k)
+
+
+def _relaxed(options: Sequence[Option], unit: int,
+             stands_for: frozenset[int]) -> tuple[_WildOption, ...]:
+    """Per-rank kicker options (:attr:`_Body.options`) as :class:`_WildKickers` lists natural
+    cards: any number up to the most the rules allow of a rank a wild may stand for, with the
+    fewest wilds that complete it to an allowed count; exactly the allowed counts of another."""
+    bits = cards.FIELD_BITS
+    out = []
+    for rank, by_avail in options:
+        allowed = sorted(units * unit for units, _ in by_avail[-1])
+        if not allowed:
+            continue
+        counts = range(1, allowed[-1] + 1) if rank in stands_for else allowed
+        out.append((rank, tuple((n, min(a for a in allowed if a >= n) - n, n << (bits * rank))
+                                for n in counts)))
+    return tuple(out)
 
 
 def _learn(body: _Body, readings: dict[int, Reading | None], keys: Iterable[int]) -> None:

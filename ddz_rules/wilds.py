@@ -1,16 +1,19 @@
 """Wild cards (laizi): what the ``wild`` rule points and a type's ``wilds`` key mean.
 
 Every card of a wild rank is wild for the hand. In the body of a play of two or more cards a
-wild may stand for any rank of ``wild.stands_for``, its own included; played alone, or as a
-kicker, it is a card of its own rank (``wild.alone: own_rank``). A combination type says which
-wild cards its body may hold (``wilds``): ``any`` (the default), ``none`` (a hard bomb),
+wild may stand for any rank of ``wild.stands_for``, its own included; played alone it is a card
+of its own rank (``wild.alone: own_rank``); among a play's kickers it is a card of its own rank,
+or with ``wild.in_kickers: any_rank`` also any rank of ``wild.stands_for``, the kicker rules
+judging the ranks the kickers are played as (:func:`kicker_stand_ins`). A combination type says
+which wild cards its body may hold (``wilds``): ``any`` (the default), ``none`` (a hard bomb),
 ``some`` (at least one, beside at least one card that is not wild: a soft bomb) or ``all``
 (every card a wild standing for its own rank: four wilds).
 
 :func:`body_fills` (:class:`Fills` for a run of bodies at once) is the one place that decides
 how a body can be made from a set of cards with wild cards among them; the play table builds
 readings and legal plays on it, and :func:`stand_ins` says from it what each wild card of a
-play stands for.
+play stands for. :func:`kicker_stand_ins` is the one place that decides what the wild cards
+among a play's kickers may be played as.
 
 A straight 3-7 from 3 4 5 7 and a wild 2 (the 2 stands for the 6), and from 3 4 5 6 7 and the
 wild 2 (natural, or with the 2 standing for any one of the five):
@@ -32,9 +35,10 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ddz_rules import cards
+from ddz_rules.restrictions import rank_reason, whole_reason
 
-if TYPE_CHECKING:  # only cards at run time: this module sits below the play table
-    from ddz_rules.ruleset import Ruleset
+if TYPE_CHECKING:  # this module sits below the play table
+    from ddz_rules.ruleset import CombinationType, Ruleset
 
 
 def wild_count(counts: Sequence[int], wild: Sequence[int]) -> int:
@@ -97,7 +101,7 @@ class Fills:
         if len(self.wild) == 1:
             self._hole += 1 << (bits * self.wild[0])
         else:
-            self._used = [list(_wild_choices(have, self.wild, n)) for n in range(self.total + 1)]
+            self._used = [list(wild_choices(have, self.wild, n)) for n in range(self.total + 1)]
         self._wild_part = sum(cards.FIELD_MASK << (bits * r) for r in self.wild)
         #: Wild ranks no wild may stand for: a chain holding one takes only its own cards there.
         self._odd = frozenset(r for r in self.wild if r not in stands_for)
@@ -210,8 +214,8 @@ class _Play(Protocol):
 
 
 class StandIn(NamedTuple):
-    """One wild card of a play: its rank, the rank it is played as, and whether it is a kicker
-    (then always its own rank)."""
+    """One wild card of a play: its rank, the rank it is played as, and whether it is a
+    kicker."""
 
     card: int
     rank: int
@@ -226,8 +230,9 @@ def stand_ins(ruleset: Ruleset, play: _Play, wild: Sequence[int]) -> tuple[Stand
     A wild card in the body fills a position of its own rank where the chain has one, and
     otherwise stands for a card the body lacks (the lowest wild card for the lowest rank
     lacking, which is the reading's whole meaning where several wild ranks could swap). A wild
-    card among the kickers, or in a fixed set of cards, is a card of its own rank. Raises
-    ``ValueError`` where :func:`body_fills` cannot make the body as read.
+    card in a fixed set of cards is a card of its own rank; one among the kickers is what
+    :func:`kicker_stand_ins` plays it as. Raises ``ValueError`` where :func:`body_fills` cannot
+    make the body as read, or the kickers are no legal kickers of it.
 
     3335 with the 5s wild, as a soft bomb of 3s, and as a trio of 3s with a kicker; 34557 with
     the 5s wild, as a straight 3-7 (one 5 its own rank, the other a 6):
@@ -247,6 +252,12 @@ def stand_ins(ruleset: Ruleset, play: _Play, wild: Sequence[int]) -> tuple[Stand
     >>> [(cards.RANKS[s.card], cards.RANKS[s.rank]) for s in stand_ins(
     ...     laizi, play("34557", "straight", 5, "7"), five)]
     [('5', '5'), ('5', '6')]
+
+    33345 with the 5s wild, as a trio of 3s carrying a pair of 4s (``wild.in_kickers:
+    any_rank``):
+
+    >>> stand_ins(laizi, play("33345", "trio_pair", 1, "3", "45"), five)
+    (StandIn(card=2, rank=1, kicker=True),)
     """
     reading = play.reading
     ctype = ruleset.combination(reading.type)
@@ -275,11 +286,137 @@ def stand_ins(ruleset: Ruleset, play: _Play, wild: Sequence[int]) -> tuple[Stand
     else:
         found += [StandIn(r, r, False) for r, n in spare.items() for _ in range(n)]
     kicked = cards.unpack(reading.kicker_key)
-    found += [StandIn(r, r, True) for r in sorted(wild) for _ in range(kicked[r])]
+    if any(kicked[r] for r in wild):
+        body_ranks = tuple(range(reading.rank_index - reading.length + 1,
+                                 reading.rank_index + 1))
+        played = kicker_stand_ins(ctype, body_ranks, kicked, wild, ruleset.wild_in_kickers,
+                                  frozenset(ruleset.stands_for),
+                                  kicker_counts(ctype, body_ranks, ruleset.copies))
+        if played is None:
+            raise ValueError(f"{ruleset.id}: {cards.key_text(reading.kicker_key)} are no "
+                             f"kickers of {reading.type}/{reading.length}/"
+                             f"{cards.RANKS[reading.rank_index]} with {cards.text(wild)} wild")
+        found += _kicker_roles(kicked, wild, played)
     return tuple(sorted(found, key=lambda s: (s.kicker, s.card, s.rank)))
 
 
-def _wild_choices(have: Sequence[int], wild: Sequence[int], total: int) -> Iterator[int]:
+def _kicker_roles(kicked: Sequence[int], wild: Sequence[int],
+                  played: Sequence[int]) -> list[StandIn]:
+    """Each wild card among the kickers ``kicked`` with the rank it is played as, from the
+    wild cards ``played`` stand for per rank (:func:`kicker_stand_ins`): cards of their own rank
+    first, then the lowest card left for the lowest rank left."""
+    left = list(played)
+    roles, cards_left = [], []
+    for r in sorted(wild):
+        own = min(kicked[r], left[r])
+        left[r] -= own
+        roles += [StandIn(r, r, True)] * own
+        cards_left += [r] * (kicked[r] - own)
+    ranks_left = [r for r, n in enumerate(left) for _ in range(n)]
+    return roles + [StandIn(card, rank, True)
+                    for card, rank in zip(cards_left, ranks_left, strict=True)]
+
+
+def kicker_counts(ctype: CombinationType, chain: Sequence[int],
+                  copies: Sequence[int]) -> tuple[frozenset[int], ...]:
+    """Per rank, the numbers of kicker cards of it that the per-rank kicker rules allow beside
+    the body ``chain`` of ``ctype`` (whole kicker units, no more than the deck has left of the
+    rank beside the body): what :func:`kicker_stand_ins` judges played ranks by."""
+    body = [0] * cards.NUM_RANKS
+    for r in chain:
+        body[r] = ctype.width
+    unit = ctype.kicker_unit
+    return tuple(frozenset(k * unit for k in range(1, (copies[r] - body[r]) // unit + 1)
+                           if rank_reason(ctype, body, r, k * unit) is None) if unit
+                 else frozenset() for r in range(cards.NUM_RANKS))
+
+
+def kicker_stand_ins(ctype: CombinationType, chain: Sequence[int], kicked: Sequence[int],
+                     wild: Sequence[int], rule: str, stands_for: frozenset[int],
+                     allowed: Sequence[frozenset[int]]) -> tuple[int, ...] | None:
+    """What the wild cards among the kickers ``kicked`` (counts per rank) of the body ``chain``
+    of ``ctype`` are played as: per rank, how many of them stand for it (their own rank
+    included); None where no way makes kickers the rules allow. The rule of
+    ``wild.in_kickers``, in this one place.
+
+    ``own_rank``: each wild is a card of its own rank. ``any_rank``: a wild may also be any
+    rank of ``stands_for``. The kicker rules judge the ranks played: per rank, the count must
+    be one of ``allowed`` (:func:`kicker_counts`: the per-rank rules beside the body, its own
+    ranks included, so a wild never makes a kicker of the body's rank or splits a quad), and
+    the whole-play rules must pass. Of the ways that do, the first in this order: as many wilds
+    of their own rank as allowed, then the lowest ranks, each as full as allowed. The search
+    visits only counts per rank, with what the remaining ranks need and hold bounding it.
+
+    33345 with the 5s wild as a trio of 3s and a pair: the 5 stands for a 4; 33335 as a trio
+    of 3s and a pair of 3s: no way (a kicker of the body's rank):
+
+    >>> from ddz_rules.ruleset import load
+    >>> laizi = load("laizi")
+    >>> trio_pair, three = laizi.combination("trio_pair"), (0,)
+    >>> allowed = kicker_counts(trio_pair, three, laizi.copies)
+    >>> five = (2,)
+    >>> def stands(kickers: str) -> str | None:
+    ...     played = kicker_stand_ins(trio_pair, three, cards.counts_of(cards.parse(kickers)),
+    ...                               five, "any_rank", frozenset(range(13)), allowed)
+    ...     return None if played is None else cards.key_text(cards.pack(played))
+    >>> stands("45"), stands("35"), stands("55")
+    ('4', None, '55')
+    """
+    natural = [0 if r in wild else n for r, n in enumerate(kicked)]
+    held = {r: kicked[r] for r in wild if kicked[r]}
+    own = [kicked[r] if r in held else 0 for r in range(cards.NUM_RANKS)]
+    if rule != "any_rank" or not held:
+        return tuple(own) if _kickers_allowed(ctype, chain, kicked, allowed) else None
+    order = [r for r in held] + [r for r in range(cards.NUM_RANKS)
+                                 if r in stands_for and r not in held]
+    fixed = [r for r in range(cards.NUM_RANKS) if natural[r] and r not in order]
+    if any(natural[r] not in allowed[r] for r in fixed):
+        return None
+    # Per rank of the order: the most wilds it may take, and the fewest it needs.
+    most, need = [], []
+    for r in order:
+        cap = sum(held.values()) if r in stands_for else held[r]
+        fits = [n - natural[r] for n in allowed[r] if natural[r] <= n <= natural[r] + cap]
+        if not natural[r]:
+            fits.append(0)
+        if not fits:
+            return None
+        most.append(max(fits))
+        need.append(min(fits))
+    reach = [0] * (len(order) + 1)
+    short = [0] * (len(order) + 1)
+    for i in range(len(order) - 1, -1, -1):
+        reach[i] = reach[i + 1] + most[i]
+        short[i] = short[i + 1] + need[i]
+    played = list(natural)
+    taken = [0] * cards.NUM_RANKS
+
+    def walk(i: int, left: int) -> bool:
+        if left < short[i] or left > reach[i]:
+            return False
+        if i == len(order):
+            return whole_reason(ctype, chain, played) is None
+        r = order[i]
+        for a in range(min(left, most[i]), need[i] - 1, -1):
+            if a and natural[r] + a not in allowed[r]:
+                continue
+            played[r], taken[r] = natural[r] + a, a
+            if walk(i + 1, left - a):
+                return True
+        played[r], taken[r] = natural[r], 0
+        return False
+
+    return tuple(taken) if walk(0, sum(held.values())) else None
+
+
+def _kickers_allowed(ctype: CombinationType, chain: Sequence[int], played: Sequence[int],
+                     allowed: Sequence[frozenset[int]]) -> bool:
+    """Whether the kicker counts ``played`` are legal kickers of the body ``chain``."""
+    return (all(not n or n in allowed[r] for r, n in enumerate(played))
+            and whole_reason(ctype, chain, played) is None)
+
+
+def wild_choices(have: Sequence[int], wild: Sequence[int], total: int) -> Iterator[int]:
     """Every way to take ``total`` wild cards from the wild ranks held, packed."""
     bits = cards.FIELD_BITS
 

@@ -1158,14 +1158,16 @@ def test_the_matrix_has_the_wild_rule_points_of_every_ruleset(pages: dict[str, s
     for _header, body in md_tables(page):
         for row in body:
             rows[plain(row[0].split("<br>")[-1])] = row[1:]
-    for key in ("wild", "wild.drawn", "wild.ranks", "wild.stands_for", "wild.alone"):
+    for key in ("wild", "wild.drawn", "wild.ranks", "wild.stands_for", "wild.alone",
+                "wild.in_kickers"):
         assert key in rows, f"the matrix has no row for {key}"
     for i, rid in enumerate(RULESETS):
         ruleset = load(rid)
         summary = plain(rows["wild"][i])
         if not ruleset.wild_drawn:
             assert summary == "none", rid
-            for key in ("wild.drawn", "wild.ranks", "wild.stands_for", "wild.alone"):
+            for key in ("wild.drawn", "wild.ranks", "wild.stands_for", "wild.alone",
+                        "wild.in_kickers"):
                 assert plain(rows[key][i]) == "none (no wild cards)", (rid, key)
             continue
         n = len(ruleset.wild_drawn)
@@ -1173,7 +1175,7 @@ def test_the_matrix_has_the_wild_rule_points_of_every_ruleset(pages: dict[str, s
         assert all(WHEN[when] in summary for when in ruleset.wild_drawn), rid
         copies = ruleset.copies[ruleset.wild_ranks[0]]
         assert summary.endswith(f"({copies * n} wild cards)"), rid
-        for key in ("drawn", "ranks", "stands_for", "alone"):
+        for key in ("drawn", "ranks", "stands_for", "alone", "in_kickers"):
             value = ruleset.data["wild"][key]["value"]
             assert plain(rows[f"wild.{key}"][i]) == plain(value_text(value, key)), (rid, key)
         for ctype in ruleset.combinations:
@@ -1265,7 +1267,7 @@ def test_the_format_page_shows_the_wild_section_and_each_types_wilds(
     (rows,) = tables_with(page, "Key", "Holds")
     holds = {unescape(plain(r[0].split("<br>")[0])): " ".join(r[1].split()) for r in rows}
     for key in ("wild", "wild.drawn", "wild.ranks", "wild.stands_for", "wild.alone",
-                "combinations.<name>.wilds"):
+                "wild.in_kickers", "combinations.<name>.wilds"):
         assert key in holds, key
     for rid in WILD:
         for name, spec in load(rid).overlay.get("combinations", {}).items():

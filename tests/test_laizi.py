@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -21,10 +22,13 @@ from ddz_rules.cards import RANK_INDEX
 from ddz_rules.cli import main
 from ddz_rules.errors import RulesetError
 from ddz_rules.game import Hand, Phase
+from ddz_rules.play.session import stand_ins as session_stand_ins
 from ddz_rules.records import RecordError, replay, to_record
 from ddz_rules.reports import check_report
+from ddz_rules.ruleset import CombinationType, Ruleset
 from ddz_rules.simulate import play_random
 from ddz_rules.table import Play, PlayTable, Reading
+from ddz_rules.wilds import StandIn, stand_ins
 
 LAIZI = compile_table(load("laizi"))
 TWO = compile_table(load("laizi-two"))
@@ -75,10 +79,58 @@ def test_a_wild_never_stands_for_a_joker() -> None:
     assert "rocket/1/R" not in shorts(LAIZI, "55", "5")
 
 
-def test_a_wild_as_a_kicker_counts_as_its_own_rank() -> None:
-    """333 carrying the wild 5 as a single: the kicker is a 5, whatever else it could be."""
-    readings = LAIZI.readings(LAIZI.key_of("3335"), wild("5"))
-    assert [r.kickers for r in readings if r.type == "trio_single"] == ["5"]
+def test_a_wild_kicker_is_of_its_own_rank_where_the_kicker_rules_allow_it() -> None:
+    """333 carrying the wild 5 as a single: the kicker is the 5, played as a 5."""
+    w = wild("5")
+    play = LAIZI.play("3335@trio_single/1/3", w)
+    assert play.reading.kickers == "5"
+    assert stand_ins(LAIZI.ruleset, play, w) == (StandIn(RANK_INDEX["5"], RANK_INDEX["5"], True),)
+
+
+OWN_RANK_KICKERS = compile_table(load(str(Path(__file__).parent / "fixtures" / "variants"
+                                          / "laizi-own-rank-kickers.yaml")))
+
+
+def test_a_wild_kicker_may_complete_a_pair_kicker(capsys: pytest.CaptureFixture[str]) -> None:
+    """wild.in_kickers: any_rank. 33345 with the 5s wild is three 3s carrying a pair of 4s made
+    with the wild; the tool names it so, and says the wild plays a 4."""
+    w = wild("5")
+    key = LAIZI.key_of("33345")
+    assert [r.short() for r in LAIZI.readings(key, w)] == ["trio_pair/1/3"]
+    play = LAIZI.play("33345", w)
+    assert LAIZI.notation(play, w) == "33345@trio_pair/1/3"
+    assert play in LAIZI.leads(key, w)
+    assert stand_ins(LAIZI.ruleset, play, w) == (StandIn(RANK_INDEX["5"], RANK_INDEX["4"], True),)
+    assert session_stand_ins(LAIZI.ruleset, play, w) == "wild for 4"
+    code, out, _ = run_cli(capsys, "classify", "-r", "laizi", "--wild", "5", "33345")
+    assert (code, out.strip()) == (0, "33345: trio_pair, length 1, rank 3, kickers 45")
+    code, out, _ = run_cli(capsys, "moves", "-r", "laizi", "--wild", "5", "33345")
+    assert "33345@trio_pair/1/3" in out.splitlines()
+    assert OWN_RANK_KICKERS.readings(key, w) == ()  # the other value: a kicker 5 is a 5
+
+
+@pytest.mark.parametrize(("table", "text", "wilds", "forbidden"), [
+    (LAIZI, "33335", "5", "trio_pair/1/3"),  # a kicker pair of the body's rank
+    (LAIZI, "33334445", "5", "four_two_pairs/1/3"),  # two kicker pairs of 4s: four 4s split
+    (LAIZI, "4445", "5", ""),  # the wild may not be the fourth 4 beside the trio of 4s
+    (LAIZI, "3334445536", "6", "airplane_pairs/2/4"),  # ...nor half a pair of the chain's 3s
+    (TWO, "33339", "59", "trio_pair/1/3"),  # two wild ranks: the 9 may not be a 3 either
+])
+def test_a_kicker_wild_never_makes_a_kicker_the_rules_forbid(
+        table: PlayTable, text: str, wilds: str, forbidden: str) -> None:
+    """The kicker rules judge the ranks the kickers are played as, beside the ranks the body is
+    played as: whatever a kicker wild stands for, it is a kicker the rules allow."""
+    w = wild(wilds)
+    key = table.key_of(text)
+    readings = table.readings(key, w)
+    assert forbidden not in [r.short() for r in readings]
+    assert all(r.type != "trio_single" or r.kickers == "5" for r in readings)
+    for reading in readings:
+        played = {s.rank for s in stand_ins(table.ruleset, Play(key, reading), w) if s.kicker}
+        ctype = table.ruleset.combination(reading.type)
+        chain = range(reading.rank_index - reading.length + 1, reading.rank_index + 1)
+        if not ctype.kicker_rules.may_match_body:
+            assert not played & set(chain), (text, reading.short())
 
 
 def test_bombs_rank_soft_hard_four_wilds_rocket() -> None:
@@ -152,18 +204,48 @@ def sized_subsets(counts: list[int], size: int, start: int = 0) -> Iterator[int]
                 yield (n << (cards.FIELD_BITS * r)) + more
 
 
+def played_kickers(ruleset: Ruleset, kick: int, w: tuple[int, ...]) -> Iterator[int]:
+    """Every kicker set (packed) the cards ``kick`` can be played as, from the words of
+    ``wild.in_kickers``: natural cards as they are, each wild card its own rank or, with
+    ``any_rank``, any rank of ``wild.stands_for``."""
+    counts = cards.unpack(kick)
+    natural = kick - sum(counts[r] << (cards.FIELD_BITS * r) for r in w)
+    wilds = [r for r in w for _ in range(counts[r])]
+    stands = set(ruleset.stands_for)
+    if ruleset.wild_in_kickers != "any_rank" or not wilds:
+        yield kick
+    elif all(r in stands for r in wilds):  # the wilds are alike: each multiset of ranks once
+        for ranks in itertools.combinations_with_replacement(sorted(stands), len(wilds)):
+            yield natural + cards.pack_ranks(ranks)
+    else:
+        for ranks in itertools.product(*(sorted(stands | {r}) for r in wilds)):
+            yield natural + cards.pack_ranks(ranks)
+
+
 def brute_plays(table: PlayTable, hand: int, w: tuple[int, ...]) -> set[tuple[int, Reading]]:
     """Every (cards, reading) pair ``hand`` can lead with the wild ranks ``w``, by brute force
     from the rules' words, with none of the generator's code for making bodies or listing
     kickers: every chain of every type, each rank of it filled with any number of its natural
     cards and wild cards for the rest, every way to take those wild cards, then every set of
     the right number of kicker cards left. Whether kickers are legal is the word of the table
-    without wilds: the natural cards the play stands for must read so. Of readings that differ
-    only in their kickers the lowest is kept."""
+    without wilds: the natural cards the play stands for must read so, for some rank each wild
+    kicker is played as (its own, or under ``wild.in_kickers: any_rank`` any rank of
+    ``wild.stands_for``). Of readings that differ only in their kickers the lowest is kept."""
     ruleset, bits = table.ruleset, cards.FIELD_BITS
     have = list(cards.unpack(hand))
     stands = set(ruleset.stands_for)
     best: dict[tuple[int, str, int, int], Reading] = {}
+    judged: dict[tuple[str, int, int], bool] = {}
+
+    def legal_kickers(ctype: CombinationType, chain: list[int], shown: int, kick: int) -> bool:
+        slot = (ctype.name, chain[0] * 16 + len(chain), kick)
+        if slot not in judged:
+            judged[slot] = any(
+                Reading(ctype.name, ctype.reading_length(len(chain)), chain[-1], played,
+                        ctype.level) in table.read(shown + played)
+                for played in played_kickers(ruleset, kick, w))
+        return judged[slot]
+
     for ctype in ruleset.combinations:
         longest = ctype.high - ctype.low + 1 if ctype.max_length is None else ctype.max_length
         for length in range(ctype.min_length, longest + 1):
@@ -200,7 +282,8 @@ def brute_plays(table: PlayTable, hand: int, w: tuple[int, ...]) -> set[tuple[in
                         for kick in sized_subsets(rest, units):
                             reading = Reading(ctype.name, ctype.reading_length(length),
                                               chain[-1], kick, ctype.level)
-                            if not ctype.needs_wilds and reading not in table.read(shown + kick):
+                            if not ctype.needs_wilds and not legal_kickers(ctype, chain, shown,
+                                                                           kick):
                                 continue
                             slot = (natural + used + kick, ctype.name, reading.length, chain[-1])
                             if slot not in best or kick < best[slot].kicker_key:
@@ -209,7 +292,8 @@ def brute_plays(table: PlayTable, hand: int, w: tuple[int, ...]) -> set[tuple[in
 
 
 @pytest.mark.parametrize(("table", "wilds", "held"),
-                         [(LAIZI, 1, 4), (LAIZI, 1, 2), (TWO, 2, 3), (TWO, 2, 6)])
+                         [(LAIZI, 1, 4), (LAIZI, 1, 2), (TWO, 2, 3), (TWO, 2, 6),
+                          (OWN_RANK_KICKERS, 1, 4)])
 @pytest.mark.parametrize("seed", range(4))
 def test_leads_and_answers_with_wilds_equal_brute_force(table: PlayTable, wilds: int,
                                                          held: int, seed: int) -> None:

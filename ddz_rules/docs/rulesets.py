@@ -88,7 +88,8 @@ LABELS = {
     "wild.drawn": "Wild ranks a hand, and when each is drawn",
     "wild.ranks": "Ranks that may be wild",
     "wild.stands_for": "What a wild may stand for",
-    "wild.alone": "A wild alone, or as a kicker",
+    "wild.alone": "A wild played alone",
+    "wild.in_kickers": "A wild as a kicker",
 }
 
 #: The sections of a page that hold rule points, in order: (heading, top-level key).
@@ -440,8 +441,10 @@ def wilds_text(ruleset: Ruleset, ctype: CombinationType) -> str:
         return ("a wild played alone is a card of its own rank" if alone
                 else "a wild may be played alone")
     text = "any card of the main part may be a wild standing in for it"
-    if ctype.kicker_unit and alone:
-        text += "; a wild among the extra cards is a card of its own rank"
+    if ctype.kicker_unit:
+        text += ("; a wild among the extra cards is a card of its own rank"
+                 if ruleset.wild_in_kickers == "own_rank" else
+                 "; a wild among the extra cards may be its own rank or stand for another")
     return text
 
 

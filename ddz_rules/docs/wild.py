@@ -258,13 +258,15 @@ def _article_faces(counts: Sequence[int]) -> str:
 
 def wild_roles(ruleset: Ruleset, play: WildPlay) -> str:
     """What each wild card of a play is, as its reading has it: a stand-in for a card of the
-    body (``the wild 5 stands for a 3``), a card of its own rank in the body, or a kicker (the
+    body (``the wild 5 stands for a 3``), a card of its own rank in the body, or a kicker, of
+    its own rank or standing for another (``the wild 5 is a kicker standing for a 4``; the
     engine's derivation, :func:`ddz_rules.wilds.stand_ins`)."""
     roles = stand_ins(ruleset, play, play.wild)
     body = [role for role in roles if not role.kicker]
     standing = [role for role in body if role.rank != role.card]
     own = cards.counts_of(role.card for role in body if role.rank == role.card)
-    kicked = cards.counts_of(role.card for role in roles if role.kicker)
+    kicked = cards.counts_of(role.card for role in roles if role.kicker and role.rank == role.card)
+    kicked_for = [role for role in roles if role.kicker and role.rank != role.card]
     parts = []
     if standing:
         one = len(standing) == 1
@@ -284,6 +286,12 @@ def wild_roles(ruleset: Ruleset, play: WildPlay) -> str:
         parts.append(f"the {'wild' if one else 'wilds'} {_faces(kicked)} "
                      f"{'is a kicker, a card' if one else 'are kickers, cards'} of "
                      f"{'its' if one else 'their'} own rank")
+    if kicked_for:
+        one = len(kicked_for) == 1
+        parts.append(f"the {'wild' if one else 'wilds'} "
+                     f"{_faces(cards.counts_of(role.card for role in kicked_for))} "
+                     f"{'is a kicker standing' if one else 'are kickers standing'} for "
+                     f"{_article_faces(cards.counts_of(role.rank for role in kicked_for))}")
     return "; ".join(parts) if parts else "no wild card"
 
 

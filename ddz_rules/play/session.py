@@ -220,8 +220,10 @@ def draw_lines(ruleset: Ruleset, view: View, when: str) -> list[str]:
 
 def stand_ins(ruleset: Ruleset, play: Play, wild: tuple[int, ...]) -> str:
     """What the wild cards of a play stand for, as the log says it: ``wild for 3`` (3335 as a
-    soft bomb of 3s with a wild 5), ``wilds for 99``, ``wild as its own rank`` (a wild alone, a
-    kicker, or on its own rank of a chain); ``""`` for a play holding no wild card. The
+    soft bomb of 3s with a wild 5; 33345 as a trio of 3s carrying a pair of 4s made with the
+    wild 5 says ``wild for 4``), ``wilds for 99``, ``wild as its own rank`` (a wild alone, a
+    kicker of its own rank, or on its own rank of a chain); ``""`` for a play holding no wild
+    card. The
     derivation is :func:`ddz_rules.wilds.stand_ins`."""
     roles = wilds.stand_ins(ruleset, play, wild)
     holes = [role.rank for role in roles if role.rank != role.card]
