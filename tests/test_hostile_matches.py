@@ -140,7 +140,7 @@ DAMAGES: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "wrong tie": (lambda r: r.__setitem__("tie", not r["tie"]), "field tie:"),
     "wrong count": (lambda r: r.__setitem__("counted", r["counted"] + 1), "field counted:"),
     "wrong deals": (lambda r: r.__setitem__("deals", r["deals"] + 1), "field deals:"),
-    "decided later": (lambda r: r.__setitem__("decided_at", 99), "field decided_at: 99"),
+    "led alone later": (lambda r: r.__setitem__("led_alone_from", 99), "field led_alone_from: 99"),
     "wrong dealer": (_hand("dealer", lambda d: (d + 1) % 3),
                      "field hands.0.dealer: seat 2, but match.rotation (every_deal) has seat "
                      "1 deal it"),
