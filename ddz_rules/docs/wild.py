@@ -37,7 +37,7 @@ from ddz_rules.docs.names import join_words
 from ddz_rules.docs.render import card_faces, code_html, plural
 from ddz_rules.ruleset import CombinationType, Ruleset
 from ddz_rules.table import Play, PlayTable, Reading, Wild
-from ddz_rules.wilds import stand_ins, wild_count
+from ddz_rules.wilds import StandIn, stand_ins, wild_count
 
 #: When a wild rank is drawn (``wild.drawn``), in words (as the schema defines each value).
 WHEN = {"before_auction": "at the deal, before the auction",
@@ -269,11 +269,7 @@ def wild_roles(ruleset: Ruleset, play: WildPlay) -> str:
     kicked_for = [role for role in roles if role.kicker and role.rank != role.card]
     parts = []
     if standing:
-        one = len(standing) == 1
-        parts.append(f"the {'wild' if one else 'wilds'} "
-                     f"{_faces(cards.counts_of(role.card for role in standing))} "
-                     f"{'stands' if one else 'stand'} for "
-                     f"{_article_faces(cards.counts_of(role.rank for role in standing))}")
+        parts.append(_standing_for(standing, "stands", "stand"))
     if sum(own):
         one = sum(own) == 1
         size = ruleset.combination(play.reading.type).width * play.reading.length
@@ -287,12 +283,17 @@ def wild_roles(ruleset: Ruleset, play: WildPlay) -> str:
                      f"{'is a kicker, a card' if one else 'are kickers, cards'} of "
                      f"{'its' if one else 'their'} own rank")
     if kicked_for:
-        one = len(kicked_for) == 1
-        parts.append(f"the {'wild' if one else 'wilds'} "
-                     f"{_faces(cards.counts_of(role.card for role in kicked_for))} "
-                     f"{'is a kicker standing' if one else 'are kickers standing'} for "
-                     f"{_article_faces(cards.counts_of(role.rank for role in kicked_for))}")
+        parts.append(_standing_for(kicked_for, "is a kicker standing", "are kickers standing"))
     return "; ".join(parts) if parts else "no wild card"
+
+
+def _standing_for(roles: list[StandIn], one_verb: str, many_verb: str) -> str:
+    """``the wild 5 stands for a 4``: wilds standing for other ranks, with their verb."""
+    one = len(roles) == 1
+    return (f"the {'wild' if one else 'wilds'} "
+            f"{_faces(cards.counts_of(role.card for role in roles))} "
+            f"{one_verb if one else many_verb} for "
+            f"{_article_faces(cards.counts_of(role.rank for role in roles))}")
 
 
 def other_readings(play: WildPlay) -> str:
