@@ -81,14 +81,16 @@ def same_bytes(path: Path, data: bytes) -> bool:
         return False
 
 
-def write_new(path: Path, text: str, instead: str, kept: str = "nothing was written") -> bool:
-    """Create ``path`` holding ``text``, whole or not at all; never replace a file there.
+def write_new(path: Path, text: str | bytes, instead: str,
+              kept: str = "nothing was written") -> bool:
+    """Create ``path`` holding ``text`` (UTF-8 text, or bytes as they are, such as a PNG),
+    whole or not at all; never replace a file there.
 
     Returns True where the file was written, False where an identical file was already there
     (it is reused, untouched). Any other file, folder or link of that name is refused: one
     line naming it, saying nothing was overwritten, and ``instead``, what to do.
     """
-    data = text.encode("utf-8")
+    data = text.encode("utf-8") if isinstance(text, str) else text
 
     def taken() -> UsageError:
         return UsageError(f"{path} already exists and holds something else; nothing was "

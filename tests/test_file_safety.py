@@ -355,3 +355,22 @@ def test_every_writer_moves_its_file_into_place_whole(
                      if p.is_file() and p.parent.name != "rules")
     assert sorted(set(seen)) == sorted({Path(w).name for w in written})
     assert not list(tmp_path.rglob("*.part"))
+
+
+def test_compare_plots_never_overwrite_a_chart_file_the_run_did_not_make(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    charts = tmp_path / "charts"
+    charts.mkdir()
+    mine = charts / "landlord_win.png"
+    mine.write_text("my own notes", encoding="utf-8")
+    argv = ["compare", "classic", "--hands", "6", "--seed", "3", "--no-progress",
+            "--plots", str(charts)]
+    _refused(capsys, argv, str(mine), "nothing was overwritten",
+             "give --plots a folder of its own")
+    assert mine.read_text(encoding="utf-8") == "my own notes"
+    fresh = tmp_path / "fresh"
+    assert main([*argv[:-1], str(fresh)]) == 0
+    capsys.readouterr()
+    drawn = {p.name: p.read_bytes() for p in fresh.iterdir()}
+    assert "landlord_win.png" in drawn and not any(p.name.endswith(".part")
+                                                   for p in fresh.iterdir())

@@ -31,6 +31,7 @@ from ddz_rules.compare.stats import (
     welch_difference,
 )
 from ddz_rules.errors import UsageError
+from ddz_rules.outputs import write_new
 from ddz_rules.rulepoints import differences
 from ddz_rules.ruleset import Ruleset
 
@@ -267,8 +268,10 @@ def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
         fig.text(0.5, 0.005, subtitle, ha="center", va="bottom", fontsize=7, color="#555555")
         fig.tight_layout(rect=(0, 0.04, 1, 1))
         path = folder / f"{name}.png"
-        fig.savefig(path, dpi=110)
+        image = io.BytesIO()
+        fig.savefig(image, format="png", dpi=110)
         plt.close(fig)
+        write_new(path, image.getvalue(), "remove it, or give --plots a folder of its own")
         written.append(path)
 
     charted = MATCH_TABLE if summary.get("kind") == "matches" else CHARTED
