@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import yaml
 
@@ -172,11 +172,19 @@ def record_text(record: dict[str, Any], path: Path) -> str:
     return text
 
 
+#: The seed range in words, for every refusal of a seed.
+SEED_RANGE = "an integer between -(2**63 - 1) and 2**63 - 1"
+
+
+def is_seed(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is a run seed: an integer within :data:`MAX_SEED` in size."""
+    return isinstance(value, int) and not isinstance(value, bool) and -MAX_SEED < value < MAX_SEED
+
+
 def check_seed(seed: int, option: str = "--seed") -> int:
     """A run seed, or one line naming ``option`` and the range: :data:`MAX_SEED`."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED < seed < MAX_SEED:
-        raise UsageError(f"{option} must be an integer between -(2**63 - 1) and 2**63 - 1, got "
-                         f"{_SHORT.repr(seed)}")
+    if not is_seed(seed):
+        raise UsageError(f"{option} must be {SEED_RANGE}, got {_SHORT.repr(seed)}")
     return seed
 
 
@@ -412,10 +420,9 @@ def check_shape(data: Any, where: str = "record", expected: str | None = None,
             message = message[:MAX_MESSAGE] + "..."
         raise RecordError(f"{where}: field {_dotted((*at, *error.absolute_path))}: {message}")
     seed = data.get("seed")
-    if is_match_record(data) and seed is not None and not -MAX_SEED < seed < MAX_SEED:
+    if is_match_record(data) and seed is not None and not is_seed(seed):
         raise RecordError(f"{where}: field {_dotted((*at, 'seed'))}: {_SHORT.repr(seed)}; a "
-                          "match record's seed is the run seed, an integer between "
-                          "-(2**63 - 1) and 2**63 - 1")
+                          f"match record's seed is the run seed, {SEED_RANGE}")
     if kind == "match":
         for number, hand in enumerate(data["hands"]):
             check_shape(hand, where, "hand", (*at, "hands", number))

@@ -47,9 +47,10 @@ from ddz_rules.play.session import (
     write_save,
 )
 from ddz_rules.records import (
-    MAX_SEED,
+    SEED_RANGE,
     check_seed,
     is_match_record,
+    is_seed,
     read_record,
     record_text,
     replay_deal,
@@ -151,9 +152,9 @@ class MatchSession:
                              "continue the hand")
         chosen_seat, chosen_bots, hint = saved_seats(path, seat, bots, hint_level, "match")
         seed = record.get("seed")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not -MAX_SEED < seed < MAX_SEED:
+        if not is_seed(seed):
             raise UsageError(f"{where}: field seed: {str(seed)[:40]}; ddz play continues a "
-                             "match with its match seed, an integer less than 2**63 in size")
+                             f"match with its match seed, {SEED_RANGE}")
         ruleset = ruleset_of(record, where)
         hands = record["hands"]
         match = cls(ruleset, chosen_seat, chosen_bots, hint, seed, record.get("index", 0), path,
