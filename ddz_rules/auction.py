@@ -311,6 +311,32 @@ class NoAuction(Auction):
         raise IllegalActionError(self.refusal(word))
 
 
+@dataclass
+class Leaderless(Auction):
+    """No auction and no landlord (``teams.sides: each_alone``, as in Run Fast): over before
+    it starts, with nobody made landlord; nobody says a word.
+
+    >>> auction = new_auction(load("run-fast"), first=1)
+    >>> auction.done, auction.legal(), auction.outcome()
+    (True, [], AuctionOutcome(landlord=None, bid=0, robs=0, grabs=0))
+    """
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.done = True
+        self.result = AuctionOutcome(None)
+
+    def legal(self) -> list[str]:
+        return []
+
+    def refusal(self, word: str) -> str:
+        return ("there is no auction and no landlord (teams.sides: each_alone): every player "
+                f"plays for himself, so no auction word is said, {word!r} included")
+
+    def _step(self, word: str) -> None:  # pragma: no cover - apply refuses every word first
+        raise IllegalActionError(self.refusal(word))
+
+
 def new_auction(ruleset: Ruleset, first: int) -> Auction:
     """The auction a ruleset's ``auction.family`` names, with the first bidder to speak."""
     on_all_pass = ruleset.all_pass == "first_bidder_landlord"
@@ -327,6 +353,8 @@ def new_auction(ruleset: Ruleset, first: int) -> Auction:
     if family == "call_grab":
         return CallGrab(**common, max_grabs=ruleset.max_grabs,  # type: ignore[arg-type]
                         grabbers=ruleset.grabbers)
+    if family == "leaderless":
+        return Leaderless(**common)  # type: ignore[arg-type]
     if family == "none":
         assert ruleset.fixed_bid is not None  # the ruleset's loading requires it
         return NoAuction(**common, bid=ruleset.fixed_bid)  # type: ignore[arg-type]

@@ -166,3 +166,55 @@ def contains(hand: int, play: int) -> bool:
     False
     """
     return ((hand | GUARD) - play) & GUARD == GUARD
+
+
+# --------------------------------------------------------------------------- suited cards
+#
+# Suits matter only where a rule names a card (Run Fast's first leader holds the 3 of spades):
+# such a deck states ``deck.suits``, its deal deals suited cards, and records write them. Play
+# stays in ranks: the cards of a rank are interchangeable in every combination.
+
+#: Suit letters, as a suited card is written after its rank: ``3S`` is the 3 of spades.
+SUIT_NAMES = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
+_SUITED = re.compile(r"(10|[3-9TJQKA2])([SHCD])|([BR])", re.IGNORECASE)
+
+
+def parse_suited(card: str) -> tuple[int, str]:
+    """Read one suited card, such as ``3S`` or ``10h``: its rank index and suit letter (a
+    joker, ``B`` or ``R``, has no suit).
+
+    >>> parse_suited("3S"), parse_suited("10h"), parse_suited("R")
+    ((0, 'S'), (7, 'H'), (14, ''))
+    """
+    found = _SUITED.fullmatch(card.strip())
+    if not found:
+        raise CardError(f"bad suited card {card!r}: expected a rank (3 4 5 6 7 8 9 10 or T J Q K "
+                        "A 2) followed by a suit (S spades, H hearts, C clubs, D diamonds), "
+                        "such as 3S, or a joker (B or R)")
+    if found.group(3):
+        return RANK_INDEX[found.group(3).upper()], ""
+    rank = "T" if found.group(1) == "10" else found.group(1).upper()
+    return RANK_INDEX[rank], found.group(2).upper()
+
+
+def suited_text(rank: int, suit: str) -> str:
+    """A suited card's canonical text, the inverse of :func:`parse_suited` (``suit`` empty
+    for a joker, which has none).
+
+    >>> suited_text(0, "S"), suited_text(BIG_JOKER, "")
+    ('3S', 'R')
+    """
+    return RANKS[rank] + suit
+
+
+def suited_name(card: str) -> str:
+    """A suited card in words, for prose and messages.
+
+    >>> suited_name("3S")
+    '3 of spades'
+    """
+    rank, suit = parse_suited(card)
+    if not suit:
+        return _NAMES[RANKS[rank]]
+    word = "10" if RANKS[rank] == "T" else RANKS[rank]
+    return f"{word} of {SUIT_NAMES[suit]}"

@@ -17,10 +17,11 @@ import random
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ddz_rules import cards
+from ddz_rules import cards, duties
 from ddz_rules.auction import Auction, IllegalActionError, new_auction
 from ddz_rules.ruleset import Ruleset, load  # noqa: F401  (load: for the doctest)
 from ddz_rules.scoring import (
+    BonusPayment,
     MultiplierEvent,
     Result,
     SidePlays,
@@ -30,6 +31,7 @@ from ddz_rules.scoring import (
     event,
     redeal,
     settle,
+    settle_alone,
 )
 from ddz_rules.table import Play, PlayTable, compile_table
 
@@ -73,6 +75,13 @@ class Deal:
     seed: int | None = None
     #: The hand's wild ranks, in the order ``wild.drawn`` lists them; empty without wilds.
     wild: tuple[int, ...] = ()
+    #: Where the deck has suits (``deck.suits``): each seat's cards as suited card text,
+    #: lowest first, then the cards not dealt to a seat (kitty, then undealt); else empty.
+    suited: tuple[tuple[str, ...], ...] = ()
+    suited_rest: tuple[str, ...] = ()
+    #: ``play.first_leader: card_holder``: the card whose holder leads first (the lead card,
+    #: or what stands for it when it is not dealt); None otherwise.
+    lead_card: str | None = None
 
 
 @dataclass(frozen=True)
@@ -147,8 +156,14 @@ def deal(ruleset: Ruleset, seed: int, dealer: int = 0) -> Deal:
     are the only places that give it meaning.
     """
     rng = random.Random(seed)
-    deck = [r for r, n in enumerate(ruleset.copies) for _ in range(n)]
-    rng.shuffle(deck)
+    suited: list[str] = []
+    if ruleset.suits:
+        suited = list(ruleset.suited_deck)
+        rng.shuffle(suited)
+        deck = [cards.parse_suited(card)[0] for card in suited]
+    else:
+        deck = [r for r, n in enumerate(ruleset.copies) for _ in range(n)]
+        rng.shuffle(deck)
     n, size = ruleset.players, ruleset.hand_size
     dealt = n * size
     seats = [0] * n
@@ -160,8 +175,16 @@ def deal(ruleset: Ruleset, seed: int, dealer: int = 0) -> Deal:
     kitty = cards.pack_ranks(deck[dealt:dealt + ruleset.kitty])
     undealt = cards.pack_ranks(deck[dealt + ruleset.kitty:])
     marked = turned = None
+    lead = None
+    by_seat: tuple[tuple[str, ...], ...] = ()
+    if suited:
+        order = {card: i for i, card in enumerate(ruleset.suited_deck)}
+        by_seat = tuple(tuple(sorted((c for c, h in zip(suited, holder) if h == seat),
+                                     key=order.__getitem__)) for seat in range(n))
     method = ruleset.first_bidder
-    if method == "random":
+    if method == "card_holder":
+        first, lead = first_leader(ruleset, by_seat)
+    elif method == "random":
         first = rng.randrange(n)
     elif method == "marked_card":
         index = rng.randrange(dealt)
@@ -172,7 +195,26 @@ def deal(ruleset: Ruleset, seed: int, dealer: int = 0) -> Deal:
     else:
         first = first_bidder(ruleset, dealer)
     wild = tuple(rng.sample(ruleset.wild_ranks, len(ruleset.wild_drawn)))
-    return Deal(tuple(seats), kitty, undealt, dealer, first, marked, turned, seed, wild)
+    return Deal(tuple(seats), kitty, undealt, dealer, first, marked, turned, seed, wild,
+                by_seat, tuple(suited[dealt:]), lead)
+
+
+def first_leader(ruleset: Ruleset, suited: tuple[tuple[str, ...], ...]) -> tuple[int, str]:
+    """``play.first_leader: card_holder``: the seat that leads first, and the card that makes
+    it so: ``play.lead_card`` if dealt, else (``play.lead_card_missing: lowest_card``) the
+    lowest card dealt, by rank and then by suit in ``deck.suits`` order.
+
+    >>> hand = Hand.new(load("run-fast"), seed=3)
+    >>> seat, card = first_leader(hand.ruleset, hand.deal.suited)
+    >>> card, card in hand.deal.suited[seat]
+    ('3S', True)
+    """
+    holders = {card: seat for seat, held in enumerate(suited) for card in held}
+    assert ruleset.lead_card is not None  # the ruleset's loading requires it
+    if ruleset.lead_card in holders:
+        return holders[ruleset.lead_card], ruleset.lead_card
+    lowest = next(card for card in ruleset.suited_deck if card in holders)
+    return holders[lowest], lowest
 
 
 def first_bidder(ruleset: Ruleset, dealer: int, turned_card: int | None = None) -> int:
@@ -293,7 +335,15 @@ class Hand:
         self.called: int | None = None
         self.partner: int | None = None
         self.partner_call: str | None = None
-        if self.auction.done:  # auction.family none: the deal names the landlord
+        #: Bombs paid at once (``scoring.bomb_payments``), in the order they were played.
+        self.bombs_paid: list[BonusPayment] = []
+        #: ``scoring.liability``: the seat whose single, below its highest rank, the warned
+        #: next player may now go out on (cleared by the next action).
+        self.letting_out: int | None = None
+        self.duties = duties.binding(ruleset)
+        if not ruleset.has_landlord:  # every player alone: the first leader plays at once
+            self.phase = Phase.PLAY
+        elif self.auction.done:  # auction.family none: the deal names the landlord
             self._end_auction()
 
     def clone(self) -> Hand:
@@ -306,6 +356,7 @@ class Hand:
         other.auction = self.auction if self.auction.done else copy.deepcopy(self.auction)
         other.events = list(self.events)
         other.plays_by_seat = list(self.plays_by_seat)
+        other.bombs_paid = list(self.bombs_paid)
         return other
 
     @classmethod
@@ -326,8 +377,24 @@ class Hand:
         assert self.to_act is not None
         hand = self.hands[self.to_act]
         if self.to_beat is None:
-            return list(self.table.leads(hand, self.wild))
-        return [*self.table.answers(hand, self.to_beat.reading, self.wild), PASS]
+            leads = self.table.leads(hand, self.wild)
+            return duties.allowed(self.ruleset, leads, self.turn()) if self.duties else list(leads)
+        answers = self.table.answers(hand, self.to_beat.reading, self.wild)
+        if not self.duties:
+            return [*answers, PASS]
+        answers = duties.allowed(self.ruleset, answers, self.turn())
+        return [*answers] if duties.pass_refusal(self.ruleset, answers) else [*answers, PASS]
+
+    def turn(self) -> duties.Turn:
+        """What the duties of the seat to act depend on (see :mod:`ddz_rules.duties`)."""
+        assert self.to_act is not None
+        first = (self.ruleset.first_play_holds_lead_card and not self.public_plays
+                 and self.deal.lead_card is not None)
+        return duties.Turn(
+            self.hands[self.to_act],
+            cards.size(self.hands[(self.to_act + 1) % self.ruleset.players]),
+            cards.parse_suited(self.deal.lead_card)[0] if first and self.deal.lead_card
+            else None)
 
     @property
     def wild(self) -> tuple[int, ...]:
@@ -447,6 +514,13 @@ class Hand:
         assert seat is not None
         if self.to_beat is None:
             raise IllegalActionError(f"seat {seat} leads this trick and may not pass")
+        if self.ruleset.must_beat:
+            answers = duties.allowed(self.ruleset, self.table.answers(
+                self.hands[seat], self.to_beat.reading, self.wild), self.turn())
+            why = duties.pass_refusal(self.ruleset, answers)
+            if why:
+                raise IllegalActionError(f"seat {seat} may not pass: {why}")
+        self.letting_out = None
         self.log.append(Passed(seat))
         self.public_plays.append((seat, None))
         self.passes += 1
@@ -469,6 +543,15 @@ class Hand:
             raise IllegalActionError(
                 f"{cards.key_text(play.key)} ({play.reading.short()}) does not beat "
                 f"{cards.key_text(self.to_beat.key)} ({self.to_beat.reading.short()})")
+        lets_out = None
+        if self.duties:
+            turn = self.turn()
+            why = duties.refusal(self.ruleset, play, turn)
+            if why:
+                raise IllegalActionError(f"seat {seat} may not play {cards.key_text(play.key)}: "
+                                         f"{why}")
+            lets_out = seat if duties.lets_out(self.ruleset, play, turn) else None
+        liable, self.letting_out = self.letting_out, lets_out
         self.hands[seat] = hand - play.key
         self.plays_by_seat[seat] += 1
         self.log.append(Played(seat, play))
@@ -477,13 +560,25 @@ class Hand:
                 and (play.key >> (cards.FIELD_BITS * self.called)) & cards.FIELD_MASK):
             self.partner = seat
             self.log.append(Joined(seat))
-        # the side the seat is on now: a joining play is already the landlord side's
-        self.side_plays = self.side_plays.counted(seat in self.landlord_side)
-        found = event(self.ruleset, self.ruleset.event_of[play.reading.type], seat, play.key)
+        name = self.ruleset.event_of[play.reading.type]
+        if self.landlord is not None:
+            # the side the seat is on now: a joining play is already the landlord side's
+            self.side_plays = self.side_plays.counted(seat in self.landlord_side)
+        found = event(self.ruleset, name, seat, play.key)
         if found:
             self.events.append(found)
+        paid = dict(self.ruleset.bomb_payments).get(name)
+        if paid:
+            self.bombs_paid.append(BonusPayment(name, seat, paid))
         self.to_beat, self.to_beat_seat, self.passes = play, seat, 0
         left = cards.size(self.hands[seat])
+        if self.landlord is None:
+            if left == 0:
+                self._settle(settle_alone(self.ruleset, seat, self.hands, self.plays_by_seat,
+                                          liable, self.bombs_paid))
+            else:
+                self.to_act = (seat + 1) % self.ruleset.players
+            return
         if left == 0 or (seat != self.landlord and self.advantage is not None
                          and left <= self.advantage):
             self._finish(winner=seat)

@@ -36,6 +36,9 @@ FAMILY_KEYS = {
     "call_rob": ("max_robs",),
     "call_grab": ("max_grabs", "grabbers"),
     "none": ("fixed_bid",),
+    #: No auction and no landlord (``teams.sides: each_alone``): never stated, since such a
+    #: ruleset has no ``auction`` section.
+    "leaderless": (),
 }
 
 
@@ -244,10 +247,39 @@ class Ruleset:
     data: Mapping[str, Any] = field(compare=False, repr=False)
     overlay: Mapping[str, Any] = field(compare=False, repr=False)
     origins: Mapping[KeyPath, tuple[str, int]] = field(compare=False, repr=False)
+    #: ``teams.sides``: ``landlord`` (a landlord against the rest), or ``each_alone`` (no
+    #: landlord, no auction, no kitty: every player for himself).
+    sides: str = "landlord"
+    #: ``deck.suits``: the suit letters, lowest first; ``""`` where cards have no suits.
+    suits: str = ""
+    #: With suits, every card of the deck as suited card text, lowest first (by rank, then
+    #: suit): what a suited deal shuffles. Empty without suits.
+    suited_deck: tuple[str, ...] = ()
+    #: ``play``: who leads first (``landlord`` or ``card_holder``), the card whose holder does,
+    #: what stands for it when it is not dealt, and whether the first play must contain it.
+    first_leader: str = "landlord"
+    lead_card: str | None = None
+    lead_card_missing: str | None = None
+    first_play_holds_lead_card: bool = False
+    #: ``play.must_beat``, ``play.last_card_warning`` and ``play.last_play_only``: the duties
+    #: :mod:`ddz_rules.duties` gives meaning to.
+    must_beat: bool = False
+    last_card_warning: str = "none"
+    last_play_only: tuple[str, ...] = ()
+    #: ``scoring`` under ``settlement: cards_left`` (see :func:`ddz_rules.scoring.settle_alone`).
+    per_card: int = 1
+    shut_out: int = 1
+    bomb_payments: tuple[tuple[str, int], ...] = ()
+    liability: str = "none"
 
     @property
     def deck_size(self) -> int:
         return sum(self.copies)
+
+    @property
+    def has_landlord(self) -> bool:
+        """Whether an auction makes one player the landlord (``teams.sides: landlord``)."""
+        return self.sides == "landlord"
 
     @property
     def max_hand(self) -> int:
@@ -351,7 +383,7 @@ def _families_of(key: str) -> str:
 
 def _throws_in(ruleset: Ruleset) -> bool:
     """Whether a deal can be thrown in: an auction nobody may take, dealt again."""
-    return ruleset.auction_family != "none" and ruleset.all_pass == "redeal"
+    return ruleset.auction_family not in ("none", "leaderless") and ruleset.all_pass == "redeal"
 
 
 def _unread_by_family(key: str) -> Callable[[Ruleset], bool]:
@@ -389,6 +421,16 @@ INERT: tuple[Inert, ...] = (
     Inert("match.redeal", lambda r: not _throws_in(r),
           "no deal is ever thrown in (auction.family {r.auction_family}, auction.all_pass "
           "{r.all_pass})"),
+    *(Inert(f"scoring.{key}", lambda r: not r.has_landlord,
+            "settlement cards_left pays for cards left; there is no stake for it to shape")
+      for key in ("base", "multipliers")),
+    Inert("teams.partner", lambda r: not r.has_landlord,
+          "there is no landlord (teams.sides each_alone), so no partner of his"),
+    Inert("scoring.liability", lambda r: r.last_card_warning == "highest_single",
+          "play.last_card_warning highest_single lets nobody play a lower single to a warned "
+          "player"),
+    Inert("play.lead_card_missing", lambda r: r.undealt == 0,
+          "every card is dealt, so the lead card always is"),
     Inert("scoring.spring", lambda r: "spring" not in r.factors,
           "scoring.multipliers has no spring factor"),
     Inert("scoring.anti_spring", lambda r: "anti_spring" not in r.factors,
@@ -764,6 +806,130 @@ def _largest_multiplier(factors: Mapping[str, int], combos: list[CombinationType
     return sum(weight.values()), worst or "no events"
 
 
+def _suits(data: Mapping[str, Any], suited: Sequence[int], copies: tuple[int, ...],
+           fail: Callable[..., RulesetError]) -> tuple[str, tuple[str, ...], tuple[int, ...]]:
+    """``deck.suits`` and ``deck.removed``: the suit letters, every card of the deck as
+    suited card text (lowest first), and the copies of each rank once the removed cards are
+    out. Without suits: no letters, no suited cards, the copies unchanged."""
+    deck = data["deck"]
+    if "suits" not in deck:
+        if "removed" in deck:
+            raise fail("only a deck with suits (deck.suits) can name the cards it removes",
+                       "deck", "removed", "value")
+        return "", (), copies
+    suits = deck["suits"]["value"]
+    if len(suits) != len(set(suits)):
+        raise fail(f"suits {suits!r} must be distinct", "deck", "suits", "value")
+    if deck["copies"]["value"] != len(suits):
+        raise fail(f"a deck with suits {suits!r} holds one card of each suit per rank, so "
+                   f"deck.copies must be {len(suits)}, not {deck['copies']['value']}",
+                   "deck", "copies", "value")
+    full = [cards.suited_text(r, suit) for r in suited for suit in suits]
+    full += [cards.RANKS[r] for r in cards.JOKERS for _ in range(copies[r])]
+    removed = list(deck.get("removed", {}).get("value", ()))
+    counts = list(copies)
+    for index, card in enumerate(removed):
+        shown = cards.suited_text(*cards.parse_suited(card))
+        if shown not in full:
+            raise fail(f"{card!r} is not in the deck ({cards.text(suited)} in suits {suits})",
+                       "deck", "removed", "value", index)
+        full.remove(shown)
+        counts[cards.parse_suited(card)[0]] -= 1
+    order = {suit: i for i, suit in enumerate(suits)}
+    full.sort(key=lambda c: (cards.parse_suited(c)[0], order.get(cards.parse_suited(c)[1], 0)))
+    return suits, tuple(full), tuple(counts)
+
+
+@dataclass(frozen=True)
+class _PlayRules:
+    first_leader: str
+    lead_card: str | None
+    lead_card_missing: str | None
+    first_play_holds_lead_card: bool
+    must_beat: bool
+    last_card_warning: str
+    last_play_only: tuple[str, ...]
+
+
+def _play_rules(data: Mapping[str, Any], sides: str, suits: str, suited_deck: Sequence[str],
+                combos: Sequence[CombinationType], undealt: bool,
+                fail: Callable[..., RulesetError]) -> _PlayRules:
+    """The ``play`` points beyond the trick: who leads first and with what, must-beat, the
+    last-card warning, the combinations kept for a player's last play; each checked against
+    the sides, the deck and the combinations."""
+    play = data["play"]
+
+    def get(key: str, default: Any) -> Any:
+        return play[key]["value"] if key in play else default
+
+    leader = get("first_leader", "landlord")
+    if sides == "each_alone" and leader != "card_holder":
+        raise fail("with no landlord (teams.sides each_alone) the first trick is led by the "
+                   "holder of a card: state first_leader card_holder and play.lead_card",
+                   "play", "first_leader", "value")
+    if sides == "landlord" and leader != "landlord":
+        raise fail("where there is a landlord he leads the first trick (first_leader "
+                   "landlord)", "play", "first_leader", "value")
+    lead = get("lead_card", None)
+    if lead is not None:
+        if leader != "card_holder":
+            raise fail("a lead card names the first leader only with first_leader "
+                       "card_holder", "play", "lead_card", "value")
+        if not suits:
+            raise fail(f"the lead card {lead!r} names a suit, and the deck has none: state "
+                       "deck.suits", "play", "lead_card", "value")
+        lead = cards.suited_text(*cards.parse_suited(lead))
+        if lead not in suited_deck:
+            raise fail(f"the lead card {lead!r} is not in the deck (deck.removed takes it out, "
+                       "or its rank or suit is missing)", "play", "lead_card", "value")
+    missing = get("lead_card_missing", None)
+    if leader == "card_holder" and undealt and missing is None:
+        raise fail(f"cards are left undealt, so the lead card {lead} may not be dealt: state "
+                   "play.lead_card_missing, who leads then", "play", "lead_card", "value")
+    names = [c.name for c in combos]
+    only_last = tuple(get("last_play_only", ()))
+    for index, name in enumerate(only_last):
+        if name not in names:
+            near = difflib.get_close_matches(name, names, n=1)
+            hint = f"; did you mean '{near[0]}'?" if near else ""
+            raise fail(f"'{name}' is not an enabled combination{hint}",
+                       "play", "last_play_only", "value", index)
+    return _PlayRules(leader, lead, missing if undealt else None,
+                      get("first_play_holds_lead_card", False), get("must_beat", False),
+                      get("last_card_warning", "none"), only_last)
+
+
+@dataclass(frozen=True)
+class _AloneScoring:
+    per_card: int = 1
+    shut_out: int = 1
+    bomb_payments: tuple[tuple[str, int], ...] = ()
+    liability: str = "none"
+
+
+def _alone_scoring(data: Mapping[str, Any], sides: str, happen: set[str],
+                   fail: Callable[..., RulesetError]) -> _AloneScoring:
+    """``scoring`` under ``settlement: cards_left``, which is the settlement of a ruleset
+    without a landlord and of no other."""
+    scoring = data["scoring"]
+    settlement = scoring["settlement"]["value"]
+    if (settlement == "cards_left") != (sides == "each_alone"):
+        raise fail("settlement cards_left settles every player alone, so it goes with "
+                   "teams.sides each_alone, and each_alone with it" if settlement == "cards_left"
+                   else "with no landlord (teams.sides each_alone) nobody settles with a "
+                   "landlord: use settlement cards_left", "scoring", "settlement", "value")
+    if settlement != "cards_left":
+        return _AloneScoring()
+    payments = scoring["bomb_payments"]["value"]
+    for name in payments:
+        if name not in happen or name in HAND_EVENTS:
+            raise fail(f"'{name}' can never happen here (no enabled combination of that class), "
+                       "so its payment would be prose the engine never runs",
+                       "scoring", "bomb_payments", "value", name)
+    return _AloneScoring(scoring["per_card"]["value"], scoring["shut_out"]["value"],
+                         tuple(payments.items()), scoring.get("liability", {}).get("value", "none"))
+
+
 def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[str, int]],
            base: str | None) -> Ruleset:
     def where(*key_path: str | int) -> tuple[str, int | None]:
@@ -794,6 +960,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         raise fail(f"copies must be between 1 and 8, got {n_copies}", "deck", "copies", "value")
     copies = tuple(n_copies if r in suited else joker_text.count(cards.RANKS[r])
                    for r in range(cards.NUM_RANKS))
+    suits, suited_deck, copies = _suits(data, suited, copies, fail)
     players = _value(data, "players")
     if players < 2:
         raise fail(f"a hand needs at least 2 players, got {players}", "players", "value")
@@ -852,8 +1019,11 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         ))
     if not combos:
         raise fail("no combination type is enabled", "combinations")
-    auction = data["auction"]
-    family = auction["family"]["value"]
+    sides = _value(data, "teams", "sides")
+    # A ruleset without a landlord has no auction: inherited auction points are left out.
+    auction = data["auction"] if sides == "landlord" else {}
+    family = auction["family"]["value"] if auction else "leaderless"
+    all_pass = auction["all_pass"]["value"] if auction else "redeal"
     for needed in FAMILY_KEYS[family]:
         if auction.get(needed, {}).get("value") is None:
             raise fail(f"auction.family {family} needs 'auction.{needed}'", "auction",
@@ -876,15 +1046,18 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
     if peasant_goal == "advantage" and family != "call_rob":
         raise fail("the advantage goal counts robs, so it needs the call_rob auction",
                    "ending", "peasant_goal", "value")
-    base_rule = _value(data, "scoring", "base")
-    if (auction["all_pass"]["value"] == "first_bidder_landlord" and base_rule == "bid"
+    scoring = data["scoring"]
+    base_rule = scoring["base"]["value"] if "base" in scoring else "one"
+    if (all_pass == "first_bidder_landlord" and base_rule == "bid"
             and family != "none"):
         raise fail("when nobody bids there is no bid to be the base; use base 'one'",
                    "auction", "all_pass", "value")
     if base_rule == "bid" and not bids and fixed_bid is None:
         raise fail(f"a base of 'bid' needs bids, and the {family} auction has none",
                    "scoring", "base", "value")
-    multipliers = _value(data, "scoring", "multipliers")
+    multipliers = scoring["multipliers"]["value"] if "multipliers" in scoring else {}
+    if _value(data, "scoring", "settlement") == "cards_left":
+        multipliers = {}  # each player settles his cards left: no stake to multiply
     class_events = [spec.get("event", name) for name, spec in classes.items()]
     happen = possible_events(combos, family, copies, hand_size)
     for event in multipliers:
@@ -936,11 +1109,21 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         raise fail("wild cards give many plays several readings, so readings.settlement must be "
                    "'declared' (the player names the reading)", "readings", "settlement",
                    "value")
-    partner_rule = _value(data, "teams", "partner")
+    partner_rule = data["teams"]["partner"]["value"] if sides == "landlord" else "none"
     if partner_rule == "called_rank" and (players < 4 or players % 2):
         raise fail(f"a called partner needs an even number of players, at least four, not "
                    f"{players}: the landlord and his partner share what the peasants settle "
                    "equally", "teams", "partner", "value")
+    play_rules = _play_rules(data, sides, suits, suited_deck, combos,
+                             players * hand_size + kitty < deck_size, fail)
+    if sides == "each_alone":
+        if "auction" in top.data:
+            raise fail("teams.sides each_alone has no landlord, so no auction: leave the auction "
+                       "section out", "auction")
+        if kitty:
+            raise fail("teams.sides each_alone has no landlord to take a kitty: the kitty must "
+                       "be 0", "deal", "kitty", "value")
+    alone = _alone_scoring(data, sides, happen, fail)
     stated = data["match"]
     match = MatchRules(
         length=_value(data, "match", "length"), hands=_value(data, "match", "hands"),
@@ -958,11 +1141,19 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         wild_in_kickers=_value(data, "wild", "in_kickers") if wild_drawn else "",
         settlement=_value(data, "readings", "settlement"), combinations=tuple(combos),
         switched_off=tuple(switched_off),
-        kitty_shown=_value(data, "deal", "kitty_shown"),
-        first_bidder=auction["first_bidder"]["value"], auction_family=family, bids=bids,
+        kitty_shown=data["deal"].get("kitty_shown", {}).get("value", False),
+        first_bidder=auction["first_bidder"]["value"] if auction else play_rules.first_leader,
+        auction_family=family, bids=bids,
         max_robs=max_robs, max_grabs=max_grabs, grabbers=grabbers, fixed_bid=fixed_bid,
-        all_pass=auction["all_pass"]["value"], peasant_goal=peasant_goal,
+        all_pass=all_pass, peasant_goal=peasant_goal,
         base_rule=base_rule, multipliers=tuple(multipliers.items()),
         cap=_value(data, "scoring", "cap"), dealt_bonus=dealt_bonus, match=match,
         data=data, overlay=top.data, origins=dict(origins),
+        sides=sides, suits=suits, suited_deck=suited_deck,
+        first_leader=play_rules.first_leader, lead_card=play_rules.lead_card,
+        lead_card_missing=play_rules.lead_card_missing,
+        first_play_holds_lead_card=play_rules.first_play_holds_lead_card,
+        must_beat=play_rules.must_beat, last_card_warning=play_rules.last_card_warning,
+        last_play_only=play_rules.last_play_only, per_card=alone.per_card,
+        shut_out=alone.shut_out, bomb_payments=alone.bomb_payments, liability=alone.liability,
     )

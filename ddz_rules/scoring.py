@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 
-from ddz_rules.cards import BIG_JOKER, SMALL_JOKER, key_text, unpack
+from ddz_rules.cards import BIG_JOKER, SMALL_JOKER, key_text, size, unpack
 from ddz_rules.ruleset import DEALT_BONUSES, Ruleset
 
 
@@ -59,10 +59,31 @@ class Result:
     partner: int | None = None
     #: The dealt-hand bonuses paid as points, already counted in ``scores``.
     payments: tuple[BonusPayment, ...] = ()
+    #: ``scoring.settlement: cards_left`` (no landlord): the first player out, the cards each
+    #: seat held at the end, the seats shut out, the liable seat if one paid for all, and the
+    #: bombs paid at once (already counted in ``scores``).
+    first_out: int | None = None
+    cards_left: tuple[int, ...] = ()
+    shut_out: tuple[int, ...] = ()
+    liable: int | None = None
+    bombs_paid: tuple[BonusPayment, ...] = ()
 
     @property
     def redeal(self) -> bool:
-        return self.landlord is None
+        return self.winner is None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won the hand: the first player out, or the winning side (empty
+        for a redeal)."""
+        if self.first_out is not None:
+            return (self.first_out,)
+        if self.landlord is None:
+            return ()
+        side = self.landlord_side
+        if self.winner == "landlord":
+            return side
+        return tuple(seat for seat in range(len(self.scores)) if seat not in side)
 
     @property
     def multiplier(self) -> int:
@@ -93,6 +114,13 @@ class Result:
             out["partner"] = self.partner
         if self.payments:
             out["bonuses"] = [p.to_json() for p in self.payments]
+        if self.first_out is not None:
+            out["first_out"] = self.first_out
+            out["cards_left"] = list(self.cards_left)
+            out["shut_out"] = list(self.shut_out)
+            if self.liable is not None:
+                out["liable"] = self.liable
+            out["bombs_paid"] = [p.to_json() for p in self.bombs_paid]
         return out
 
 
@@ -227,6 +255,41 @@ def settle(ruleset: Ruleset, side: Sequence[int], landlord_won: bool, base: int,
     return Result(side[0], "landlord" if landlord_won else "peasants", base, tuple(events),
                   tuple(scores), ruleset.cap, side[1] if len(side) > 1 else None,
                   tuple(payments))
+
+
+def settle_alone(ruleset: Ruleset, winner: int, hands: Sequence[int], plays: Sequence[int],
+                 liable: int | None, bombs: Sequence[BonusPayment]) -> Result:
+    """``scoring.settlement: cards_left``: the first player out (``winner``) is paid by each
+    other seat for the cards it holds (``hands``, packed), ``scoring.per_card`` each, times
+    ``scoring.shut_out`` for a seat that never played (``plays`` counts each seat's plays),
+    at most ``scoring.cap``; where ``liable`` is a seat and ``scoring.liability`` is
+    ``pays_for_all``, that seat pays all of it. Each bomb of ``bombs`` was paid at once by
+    every other seat. The scores sum to zero.
+
+    >>> from ddz_rules.ruleset import load
+    >>> from ddz_rules.cards import pack_ranks, parse
+    >>> hands = [0, pack_ranks(parse("3345")), pack_ranks(parse("9"))]
+    >>> settle_alone(load("run-fast"), 0, hands, [3, 0, 2], None, []).scores
+    (9, -8, -1)
+    """
+    held = tuple(size(h) for h in hands)
+    shut = tuple(seat for seat in range(ruleset.players) if seat != winner and not plays[seat])
+    owed = []
+    for seat in range(ruleset.players):
+        due = 0 if seat == winner else held[seat] * ruleset.per_card * (
+            ruleset.shut_out if seat in shut else 1)
+        owed.append(min(due, ruleset.cap) if ruleset.cap is not None else due)
+    total = sum(owed)
+    payer = liable if ruleset.liability == "pays_for_all" and liable is not None else None
+    if payer is not None:
+        owed = [total if seat == payer else 0 for seat in range(ruleset.players)]
+    scores = [total if seat == winner else -owed[seat] for seat in range(ruleset.players)]
+    for paid in bombs:
+        for seat in range(ruleset.players):
+            scores[seat] += paid.amount * (ruleset.players - 1) if seat == paid.seat \
+                else -paid.amount
+    return Result(None, "first_out", 1, (), tuple(scores), ruleset.cap, first_out=winner,
+                  cards_left=held, shut_out=shut, liable=payer, bombs_paid=tuple(bombs))
 
 
 def redeal(ruleset: Ruleset) -> Result:
