@@ -17,8 +17,9 @@ reader use these three, so listing and checking can never disagree.
 >>> from ddz_rules.table import compile_table
 >>> rules = load("run-fast")
 >>> play = compile_table(rules).play("444")
->>> print(refusal(rules, play, Turn(hand=cards.pack_ranks(cards.parse("4445")), next_cards=5)))
-a trio may be played only as a player's last play, the one that empties his hand (play.last_play_only)
+>>> turn = Turn(hand=cards.pack_ranks(cards.parse("4445")), next_cards=5)
+>>> print(refusal(rules, play, turn))  # doctest: +ELLIPSIS
+a trio may be played only as a player's last play, ... (play.last_play_only)
 """
 
 from __future__ import annotations

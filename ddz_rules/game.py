@@ -179,7 +179,8 @@ def deal(ruleset: Ruleset, seed: int, dealer: int = 0) -> Deal:
     by_seat: tuple[tuple[str, ...], ...] = ()
     if suited:
         order = {card: i for i, card in enumerate(ruleset.suited_deck)}
-        by_seat = tuple(tuple(sorted((c for c, h in zip(suited, holder) if h == seat),
+        dealt_cards = list(zip(suited[:dealt], holder, strict=True))
+        by_seat = tuple(tuple(sorted((c for c, h in dealt_cards if h == seat),
                                      key=order.__getitem__)) for seat in range(n))
     method = ruleset.first_bidder
     if method == "card_holder":
@@ -378,7 +379,8 @@ class Hand:
         hand = self.hands[self.to_act]
         if self.to_beat is None:
             leads = self.table.leads(hand, self.wild)
-            return duties.allowed(self.ruleset, leads, self.turn()) if self.duties else list(leads)
+            return [*(duties.allowed(self.ruleset, leads, self.turn()) if self.duties
+                      else leads)]
         answers = self.table.answers(hand, self.to_beat.reading, self.wild)
         if not self.duties:
             return [*answers, PASS]
