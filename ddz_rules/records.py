@@ -520,6 +520,16 @@ def deal_from_record(ruleset: Ruleset, record: dict[str, Any], where: str) -> De
     return stated
 
 
+def _outside(ruleset: Ruleset, card: str) -> str:
+    """Why a suited card is not in a ruleset's deck: its suit, its rank, or taken out."""
+    rank, suit = cards.parse_suited(card)
+    if suit and suit not in ruleset.suits:
+        return f"its suits are {ruleset.suits} (deck.suits)"
+    if rank not in ruleset.deck_ranks:
+        return f"its ranks are {cards.text(ruleset.deck_ranks)}"
+    return "deck.removed takes it out"
+
+
 def _same_deal(ruleset: Ruleset, a: Deal, b: Deal) -> bool:
     """Whether two deals are the same, whatever the order the cards set aside are listed in
     (``deal.suited.rest``; a seat's cards are always put lowest first)."""
@@ -560,12 +570,12 @@ def _suited_field(ruleset: Ruleset, spec: dict[str, Any], keys: tuple[int, ...],
                 raise RecordError(f"{where}: field {field}: {exc}") from None
             if card not in order:
                 raise RecordError(f"{where}: field {field}: {text!r} is not a card of the "
-                                  f"{ruleset.id} deck (deck.removed, deck.ranks and deck.suits "
-                                  "say which cards it holds)")
+                                  f"{ruleset.id} deck ({_outside(ruleset, card)})")
             if card in seen:
-                again = "again" if seen[card] == field else f"(also in {seen[card]})"
+                again = "twice" if seen[card] == field else f"here and in {seen[card]}"
                 raise RecordError(f"{where}: field {field}: the {cards.suited_name(card)} "
-                                  f"({card}) appears {again}; each card of the deck is dealt once")
+                                  f"({card}) appears {again}; each card of the deck is in the "
+                                  "deal once")
             seen[card] = field
             out.append(card)
         return tuple(out)
