@@ -14,6 +14,7 @@ import difflib
 import json
 import math
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -345,7 +346,17 @@ class Ruleset:
 
     def parse_cards(self, text: str) -> tuple[int, ...]:
         """Parse card text and check the cards exist in this ruleset's deck."""
-        ranks = cards.parse(text)
+        try:
+            ranks = cards.parse(text)
+        except CardError:
+            suited = re.findall(r"(10|[3-9TJQKA2])[SHCD]", text, re.IGNORECASE)
+            if self.suits and suited and not re.sub(r"(10|[3-9TJQKA2])[SHCD]|[\s,+\-]", "",
+                                                     text, flags=re.IGNORECASE):
+                raise CardError(
+                    f"{text!r} names suited cards, and a play is written in ranks alone (the "
+                    f"cards of a rank are interchangeable in a play): write {''.join(suited)}"
+                ) from None
+            raise
         counts = cards.counts_of(ranks)
         for rank, n in enumerate(counts):
             if n > self.copies[rank]:
