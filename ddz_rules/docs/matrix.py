@@ -27,7 +27,7 @@ from ddz_rules.docs.render import (
 )
 from ddz_rules.docs.rulesets import (
     beats_text,
-    class_event,
+    class_scoring,
     fixed_cards,
     playable_ranks,
     point_label,
@@ -224,8 +224,8 @@ def rows(book: Book) -> list[Row]:
                 continue
             own = class_label(name, r)  # bombs of four, where bombs come in several sizes
             cells.append(f"{f'{own}: ' if own != row_label else ''}beats "
-                         f"{beats_text(book, r, name, short=True)}<br>multiplier event: "
-                         f"{class_event(r, name)}")
+                         f"{beats_text(book, r, name, short=True)}<br>"
+                         f"{class_scoring(r, name)}")
         out.append(Row(CLASS_GROUP, row_label, f"classes.{name}", tuple(cells)))
     for name in combination_names(book):
         enabled = next((r for r in rulesets if name in r.class_of), None)
