@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import pairwise
 
 from ddz_rules.docs.render import NUMBER_WORDS, label, number
 from ddz_rules.ruleset import Ruleset
@@ -81,8 +82,9 @@ def bomb_sizes(ruleset: Ruleset) -> dict[str, int]:
         if (klass["level"] > 0 and members and len(widths) == 1
                 and all(not (c.fixed_set or c.is_chain or c.kicker_unit) for c in members)):
             sizes[name] = widths.pop()
-    by_level = [sizes[n] for n in sorted(sizes, key=lambda n: ruleset.data["classes"][n]["level"])]
-    if any(low >= high for low, high in zip(by_level, by_level[1:], strict=False)):
+    levels = ruleset.data["classes"]
+    by_level = [sizes[n] for n in sorted(sizes, key=lambda n: levels[n]["level"])]
+    if any(low >= high for low, high in pairwise(by_level)):
         return {}
     return sizes if len(set(sizes.values())) > 1 else {}
 
