@@ -429,11 +429,12 @@ INERT: tuple[Inert, ...] = (
     Inert("deal.kitty_shown", lambda r: r.kitty == 0, "there is no kitty to show"),
     Inert("match.target", lambda r: r.match.length != "target",
           "the match is of length {r.match.length}, so no total ends it"),
-    Inert("match.redeal", lambda r: not _throws_in(r) and r.has_landlord,
+    Inert("match.redeal", lambda r: r.has_landlord and not _throws_in(r),
           "no deal is ever thrown in (auction.family {r.auction_family}, auction.all_pass "
           "{r.all_pass})"),
     Inert("match.redeal", lambda r: not r.has_landlord,
-          "nobody bids (teams.sides each_alone), so no deal is ever thrown in"),
+          "no deal is ever thrown in: with no landlord (teams.sides each_alone) nobody bids, "
+          "and every hand is played out"),
     *(Inert(f"scoring.{key}", lambda r: not r.has_landlord,
             "settlement cards_left pays for cards left; there is no stake for it to shape")
       for key in ("base", "multipliers")),
