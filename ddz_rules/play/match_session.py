@@ -343,8 +343,10 @@ class MatchSession:
         hand = self.session.hand
         result = hand.result
         assert result is not None
-        winners = side_winners(self.ruleset.players, result.landlord, result.winner,
-                               result.partner)
+        # without a landlord the hand's winner is its first player out (Result.winners)
+        winners = (result.winners if result.first_out is not None else
+                   side_winners(self.ruleset.players, result.landlord, result.winner,
+                                result.partner))
         self.state.add(result.scores, winners, result.redeal)
         self.finished.append(self._hand_record(hand))
 
