@@ -158,7 +158,7 @@ def test_the_stacked_hand_through_the_session_shows_every_rule() -> None:
     result = session.hand.result
     assert result is not None and result.winner == "first_out" and result.landlord is None
     lines = session.result_lines()
-    assert lines[0] == f"you went out first: you won {result.scores[0]:+d}"
+    assert lines[0] == f"you went out first and won {result.scores[0]:+d}"
     assert lines[1] == "  cards left: " + ", ".join(
         f"seat {s}{' (you)' if s == 0 else ''} {n}" for s, n in enumerate(result.cards_left))
     assert result.cards_left == (0, 13, 16) and result.shut_out == (2,)

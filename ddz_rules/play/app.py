@@ -13,7 +13,9 @@ played through the session: a refused action prints its one-line reason and the 
 and a card set with several readings (``marked-card``, or a play holding wild cards under
 ``laizi``) opens a list to name one. Where there are wild cards, the status says the wild
 ranks as the seat knows them, and a card of a wild rank is marked (``5*``) in the hand, the
-kitty, the trick and the unseen-card counter. Bots move
+kitty, the trick and the unseen-card counter. Where there is no landlord (``run-fast``) the
+status says every player plays for himself, who holds the lead card, a player down to one card
+and the bombs paid at once, and what the play rules ask of the person's turn. Bots move
 one at a time, their choices made off the event loop. In a match
 (:class:`~ddz_rules.play.match_session.MatchSession`) the screen also shows the running
 totals of every seat and where the match is, each finished deal is logged with the totals

@@ -15,6 +15,13 @@ several ways asks for its reading as any such play does, the wild ranks are told
 knows them (:meth:`Session.wild_line`, a line in the log when one is drawn), wild cards are
 marked in the hand (:data:`WILD_MARK`), and each play with wilds is logged with its reading and
 what its wilds stand for.
+Where the ruleset has no landlord (``teams.sides: each_alone``, ``run-fast``) the hand starts
+in the play: every seat plays for himself, the holder of the lead card leads
+(:meth:`Session.lead_line`), a pass or a play the play rules forbid (:mod:`ddz_rules.duties`:
+must beat, the last-card warning, last-play-only combinations, the lead card in the first play)
+is refused with the referee's one-line reason, a player down to one card, the bombs paid at
+once (:meth:`Session.duty_lines`) are told, and the result names the first player out, every
+seat's cards left, the shut-outs and a liable player.
 Bots decide from their own seats' views, with a random generator seeded from the deal's seed
 and the number of actions taken, so a resumed hand plays on exactly as it would have.
 
@@ -948,8 +955,9 @@ class Session:
         who = f"seat {self.seat}" if self.autoplay else "you"
         out = "you" if result.first_out == me else seat_label(result.first_out, me)
         score = result.scores[self.seat]
-        lines = [f"{out} went out first: {who} "
-                 f"{'won' if self.seat == result.first_out else 'lost'} {score:+d}",
+        went = (f"{who} went out first and won {score:+d}" if self.seat == result.first_out
+                else f"{out} went out first: {who} lost {score:+d}")
+        lines = [went,
                  "  cards left: " + ", ".join(f"{seat_label(s, me)} {n}"
                                               for s, n in enumerate(result.cards_left))]
         if result.shut_out:
