@@ -90,7 +90,7 @@ class StandardBot(Bot):
         if any(distance(view, s) <= BOMB_WHEN_OPPONENT_WITHIN for s in opponents(view)):
             return min(plays, key=lambda p: (p.reading.level == 0, p.reading.level,
                                              p.reading.rank_index))
-        if PASS not in view.legal:  # play.must_beat: it can beat, so it must; the least play
-            return min(plays, key=lambda p: (p.reading.level, breaks(p, bombs),
-                                             p.reading.rank_index, cards.size(p.key)))
+        if PASS not in view.legal:  # play.must_beat: a seat that can beat may not pass
+            return min(plays, key=lambda p: (p.reading.level, p.reading.rank_index,
+                                             cards.size(p.key)))
         return PASS
