@@ -23,6 +23,7 @@ from ddz_rules import cards, duties, load
 from ddz_rules.game import PASS, Deal, Hand, Phase
 from ddz_rules.play.match_session import MatchSession, autoplay_match
 from ddz_rules.play.session import Session, sidecar_path
+from ddz_rules.records import read_record, replay, replay_match
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.table import Play
 
@@ -250,6 +251,28 @@ def test_a_whole_hand_is_saved_with_its_first_out_result(ruleset_id: str,
     lines = session.result_lines()
     assert "went out first" in lines[0] and lines[1].startswith("  cards left: ")
     assert lines[-1] == f"  scores {list(result.scores)}"
+    checked = replay(read_record(str(path)), str(path))
+    assert checked.valid and checked.hand.result == result
+
+
+@pytest.mark.parametrize("ruleset_id", RUN_FAST)
+def test_a_hand_saved_mid_play_resumes_where_it_stopped(ruleset_id: str,
+                                                        tmp_path: Path) -> None:
+    ruleset = load(ruleset_id)
+    path = tmp_path / "hand.json"
+    session = Session.new(ruleset, seat=1, seed=12, save=path)
+    for _ in range(2):
+        session.run_bots()
+        hint = session.hint()
+        assert session.act("pass" if hint.action == PASS else hint.text).ok
+    assert not session.over and session.view.plays
+    resumed = Session.resume(path)
+    assert resumed.seat == 1 and resumed.view == session.view
+    assert resumed.history() == session.history()
+    assert resumed.history()[0] == session.lead_line()
+    play_out(resumed)
+    play_out(session)
+    assert resumed.hand.result == session.hand.result
 
 
 @pytest.mark.parametrize("ruleset_id", RUN_FAST)
@@ -267,6 +290,10 @@ def test_a_match_adds_up_the_hands_and_counts_the_first_out_as_the_winner(
     assert match.totals_line().startswith(f"totals after {ruleset.match.hands} hands: ")
     assert match.result_line().startswith("result: ")
     assert "went out first" in match.session.result_lines()[0]
+    path = tmp_path / "match.json"
+    checked = replay_match(read_record(str(path)), str(path))
+    assert checked.valid and checked.outcome is not None
+    assert list(checked.outcome.totals) == totals
 
 
 # --------------------------------------------------------------------------- the app
