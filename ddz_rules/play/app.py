@@ -13,7 +13,9 @@ played through the session: a refused action prints its one-line reason and the 
 and a card set with several readings (``marked-card``, or a play holding wild cards under
 ``laizi``) opens a list to name one. Where there are wild cards, the status says the wild
 ranks as the seat knows them, and a card of a wild rank is marked (``5*``) in the hand, the
-kitty, the trick and the unseen-card counter. Bots move
+kitty, the trick and the unseen-card counter. Where there is no landlord (``run-fast``) the
+status says every player plays for himself, who holds the lead card, a player down to one card
+and the bombs paid at once, and what the play rules ask of the person's turn. Bots move
 one at a time, their choices made off the event loop. In a match
 (:class:`~ddz_rules.play.match_session.MatchSession`) the screen also shows the running
 totals of every seat and where the match is, each finished deal is logged with the totals
@@ -42,7 +44,6 @@ from ddz_rules.play.session import (
     Outcome,
     Session,
     card_label,
-    role_of,
     seat_label,
     stand_ins,
     tricks,
@@ -70,7 +71,14 @@ WILD_STYLE = "bold black on gold1"
 
 def help_text(session: Session, match: bool = False) -> str:
     """What may be typed at the prompt under the session's ruleset (in a match, too)."""
-    text = HELP_CALL if session.ruleset.partner_rule == "called_rank" else HELP
+    ruleset = session.ruleset
+    if not ruleset.has_landlord:
+        jokers = "; B, R the jokers" if ruleset.copies[cards.SMALL_JOKER] else ""
+        text = (f"cards (33, 334455, 10JQKA{jokers}), pass"
+                + (" (only when you cannot beat)" if ruleset.must_beat else "")
+                + "; ? a hint; quit (the hand is saved)")
+    else:
+        text = HELP_CALL if ruleset.partner_rule == "called_rank" else HELP
     if session.ruleset.wild_drawn:
         text += HELP_WILD
     if match:
@@ -333,11 +341,8 @@ def _app_class() -> Any:
                 elif phase is Phase.CALL:
                     status = ("your call: call RANK (or just RANK) or alone; the first other "
                               "player to play the rank you call joins you")
-                elif view.to_beat:
-                    status = (f"your play: answer {view.to_beat.cards} "
-                              f"({view.to_beat.reading.short()}) or pass")
                 else:
-                    status = "your play: you lead: play anything"
+                    status = s.play_status()
             else:
                 doing = {Phase.AUCTION: "bid", Phase.CALL: "call a partner"}.get(phase, "play")
                 status = f"{s.label(view.to_act or 0)} to {doing}"
@@ -345,18 +350,21 @@ def _app_class() -> Any:
                         else seat_label(view.landlord, s.seat))
             partner = s.partner_line()
             wild = s.wild_line()
+            sides = (f"landlord: {landlord} · multiplier x{view.multiplier}"
+                     if s.ruleset.has_landlord else "every player for himself")
+            notes = [(line + "\n", "bold") for line in s.duty_lines()]
             self.query_one("#status", Static).update(Text.assemble(
-                "phase: ", (phase.value, "bold"), f" · landlord: {landlord} · multiplier "
-                f"x{view.multiplier} · dealer: seat {view.dealer}\n",
+                "phase: ", (phase.value, "bold"), f" · {sides} · dealer: seat {view.dealer}\n",
                 *(((wild, "bold"), "\n") if wild else ()),
-                *((partner + "\n",) if partner else ()), status))
+                *((partner + "\n",) if partner else ()), *notes, status))
             self.query_one("#seats", Static).update(self.seats_text())
             totals = self.query_one("#totals", Static)
             totals.display = self.match is not None
             if self.match is not None:
                 totals.update(Text(f"{self.match.progress_line()}\n"
                                    f"{self.match.totals_line()}"))
-            kitty = "kitty: " + ("face down" if view.kitty is None else "")
+            kitty = ("kitty: none" if not s.ruleset.has_landlord else
+                     "kitty: " + ("face down" if view.kitty is None else ""))
             kitty_text = Text(kitty)
             if view.kitty is not None:
                 kitty_text.append_text(cards_text(view.kitty, wild=view.wild))
@@ -367,7 +375,8 @@ def _app_class() -> Any:
             if view.turned_card is not None:
                 extra.append(f"turned card {card_label(view.turned_card)}")
             if view.undealt:
-                extra.append(f"{view.undealt} cards never dealt")
+                extra.append(f"{view.undealt} cards never dealt"
+                             + ("" if s.ruleset.has_landlord else ", set aside face down"))
             if extra:
                 kitty_text.append("   " + "; ".join(extra))
             self.query_one("#kitty", Static).update(kitty_text)
@@ -423,7 +432,7 @@ def _app_class() -> Any:
             last = {e.seat: e.play for e in trick}
             out = Text()
             for seat in range(len(view.hand_sizes)):
-                role = role_of(view, seat)
+                role = s.seat_note(seat)
                 mark = "▶ " if seat == view.to_act else "  "
                 out.append(f"{mark}{seat_label(seat, s.seat):<14} {role:<9}",
                            style="bold" if seat == view.to_act else "")
@@ -463,6 +472,8 @@ def _app_class() -> Any:
             auction.display = "auction" in self.aids
             said = ", ".join(f"{seat_label(seat, s.seat)}: {word}"
                              for seat, word in s.auction_history())
+            if not s.ruleset.has_landlord:
+                said = "none: nobody bids, every player plays for himself"
             auction.update(f"[b]auction[/b]\n{said or 'nobody has spoken yet'}")
 
         # ---------------------------------------------------------------- acting

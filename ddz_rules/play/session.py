@@ -15,6 +15,13 @@ several ways asks for its reading as any such play does, the wild ranks are told
 knows them (:meth:`Session.wild_line`, a line in the log when one is drawn), wild cards are
 marked in the hand (:data:`WILD_MARK`), and each play with wilds is logged with its reading and
 what its wilds stand for.
+Where the ruleset has no landlord (``teams.sides: each_alone``, ``run-fast``) the hand starts
+in the play: every seat plays for himself, the holder of the lead card leads
+(:meth:`Session.lead_line`), a pass or a play the play rules forbid (:mod:`ddz_rules.duties`:
+must beat, the last-card warning, last-play-only combinations, the lead card in the first play)
+is refused with the referee's one-line reason, a player down to one card, the bombs paid at
+once (:meth:`Session.duty_lines`) are told, and the result names the first player out, every
+seat's cards left, the shut-outs and a liable player.
 Bots decide from their own seats' views, with a random generator seeded from the deal's seed
 and the number of actions taken, so a resumed hand plays on exactly as it would have.
 
@@ -38,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ddz_rules import cards, wilds
+from ddz_rules import cards, duties, wilds
 from ddz_rules.auction import IllegalActionError
 from ddz_rules.bots import BOT_PLAYERS, LEVELS, make_bot
 from ddz_rules.bots.base import Bot
@@ -57,6 +64,7 @@ from ddz_rules.records import (
     to_record,
 )
 from ddz_rules.ruleset import Ruleset, load
+from ddz_rules.scoring import Result
 from ddz_rules.table import Play, beats_reason, split_reading
 
 #: The longest text the prompt takes (a play is at most 20 cards and a reading).
@@ -257,6 +265,28 @@ def role_of(view: View, seat: int, before: int | None = None) -> str:
         if before is None or (joined_at is not None and joined_at < before):
             return "partner"
     return "peasant"
+
+
+def bomb_payment(ruleset: Ruleset, play: Play) -> int:
+    """What each other seat pays at once to the player of ``play`` (``scoring.bomb_payments``,
+    by the play's event), 0 where it pays nothing: as the hand engine charges it."""
+    return dict(ruleset.bomb_payments).get(ruleset.event_of[play.reading.type], 0)
+
+
+def warns_last_card(ruleset: Ruleset) -> bool:
+    """Whether a player's last card is a matter of the rules: ``play.last_card_warning`` forces
+    something while the next player holds one card, or ``scoring.liability`` may make a player
+    pay for letting him out."""
+    return ruleset.last_card_warning != "none" or ruleset.liability != "none"
+
+
+def cards_after(view: View, at: int) -> int:
+    """How many cards the player of ``view.plays[at]`` held just after it, from the view: his
+    cards now and every card he has played since."""
+    seat = view.plays[at][0]
+    later = sum(cards.size(play.key) for s, play in view.plays[at + 1:]
+                if s == seat and play is not None)
+    return view.hand_sizes[seat] + later
 
 
 def sidecar_path(save: Path) -> Path:
@@ -472,6 +502,11 @@ class Session:
             if hand.to_beat is None:
                 return Outcome(False, "refused: you lead this trick and may not pass; play "
                                "any legal play")
+            if self.ruleset.must_beat:
+                answers = [a for a in hand.legal_actions() if isinstance(a, Play)]
+                why = duties.pass_refusal(self.ruleset, answers)
+                if why:
+                    return Outcome(False, f"refused: you may not pass: {why}")
             hand.apply(PASS)
             self.save()
             return Outcome(True, "you passed", done=self.describe(self.seat, PASS, Phase.PLAY))
@@ -542,6 +577,13 @@ class Session:
                 reason = beats_reason(self.ruleset, Play(key, candidates[0]), to_beat)
                 return Outcome(False, f"refused: {reason}")
             candidates = winners
+        if hand.duties:  # the play rules beyond beating (must beat aside): as the engine says
+            turn = hand.turn()
+            reasons = [duties.refusal(self.ruleset, Play(key, r), turn) for r in candidates]
+            if all(reasons):
+                return Outcome(False, f"refused: you may not play {cards.key_text(key)}: "
+                               f"{reasons[0]}")
+            candidates = [r for r, why in zip(candidates, reasons, strict=True) if not why]
         if len(candidates) > 1:
             options = tuple(Play(key, r) for r in candidates)
             listed = ", ".join(table.notation(p, wild) for p in options)
@@ -621,6 +663,11 @@ class Session:
         line = f"{who} plays {self.play_text(action, view)}"
         if at is not None and join_index(view) == at:
             line += " and joins the landlord as his partner"
+        paid = bomb_payment(self.ruleset, action)
+        if paid:
+            line += f"; a bomb, paid at once: {paid} from each other seat"
+        if at is not None and warns_last_card(self.ruleset) and cards_after(view, at) == 1:
+            line += "; one card left"
         return line
 
     def history(self) -> list[str]:
@@ -628,7 +675,7 @@ class Session:
         view alone: the auction, the landlord's call, the plays; where there are wild cards,
         the line of each wild rank drawn, where it was drawn."""
         view = self.view
-        lines = draw_lines(self.ruleset, view, "before_auction")
+        lines = draw_lines(self.ruleset, view, "before_auction") + self.lead_lines()
         lines += [self._line(view, seat, word, Phase.AUCTION, None) for seat, word in view.auction]
         if view.landlord is not None:
             lines += draw_lines(self.ruleset, view, "after_auction")
@@ -680,7 +727,98 @@ class Session:
     def deal_lines(self) -> list[str]:
         """What the deal shows every seat before the auction: the wild rank drawn then
         (``laizi-two``'s sky rank), as a line for the log."""
-        return draw_lines(self.ruleset, self.view, "before_auction")
+        return draw_lines(self.ruleset, self.view, "before_auction") + self.lead_lines()
+
+    def lead_lines(self) -> list[str]:
+        """Where the first leader holds a card that makes him so (``play.first_leader:
+        card_holder``): who holds it and leads, as a line for the log; none elsewhere."""
+        line = self.lead_line()
+        return [line] if line else []
+
+    def lead_line(self) -> str | None:
+        """``seat 2 holds the lead card, the 3 of spades, and leads`` (``you hold ...``; once
+        the first play is made, ``held ... and led``); None without a lead card. It is public:
+        the first play must show the card (``play.first_play_holds_lead_card``)."""
+        card = self.hand.deal.lead_card
+        if card is None:
+            return None
+        view = self.view
+        leader = view.first_bidder
+        you = leader == self.seat and not self.autoplay
+        who = "you" if you else seat_label(leader, -1 if self.autoplay else self.seat)
+        began = bool(view.plays)
+        holds_word = ("held" if began else "hold" if you else "holds")
+        lead_word = ("led" if began else "lead" if you else "leads")
+        return f"{who} {holds_word} the lead card, the {cards.suited_name(card)}, and {lead_word}"
+
+    def duty_lines(self) -> list[str]:
+        """What the play rules make of the moment, as the person's seat sees it: the lead card
+        before the first play, each player down to one card where that is a matter of the rules
+        (:func:`warns_last_card`), and the bombs paid at once so far; none where the ruleset
+        has no such rules."""
+        view, ruleset = self.view, self.ruleset
+        lines = []
+        if not view.plays and (line := self.lead_line()):
+            lines.append(line)
+        if view.phase is Phase.PLAY and warns_last_card(ruleset):
+            n = len(view.hand_sizes)
+            for seat, size in enumerate(view.hand_sizes):
+                if size != 1:
+                    continue
+                who = seat_label(seat, self.seat)
+                line = f"last-card warning: {who} holds one card"
+                before = (seat - 1) % n  # the player he plays after
+                if ruleset.last_card_warning == "highest_single":
+                    line += (f"; {seat_label(before, self.seat)}, before him, may play a single "
+                             "only of his highest rank (play.last_card_warning)")
+                    if before == self.seat and view.to_act == self.seat:
+                        top = duties.highest_rank(view.hand)
+                        line += f": yours is {card_label(top)}"
+                if ruleset.liability == "pays_for_all":
+                    line += (f"; if {seat_label(before, self.seat)} plays a single below his "
+                             "highest rank and he goes out on it, that player pays for all "
+                             "(scoring.liability)")
+                lines.append(line)
+        if self.hand.bombs_paid:
+            lines.append("bombs paid at once: " + "; ".join(
+                f"{seat_label(b.seat, self.seat)}, {b.name}: {b.amount} from each other seat"
+                for b in self.hand.bombs_paid))
+        return lines
+
+    def seat_note(self, seat: int) -> str:
+        """What the seats table says of ``seat`` beside its number: its role (landlord,
+        partner, peasant) where there is a landlord; without one, ``leads`` for the holder of
+        the lead card before the first play, ``one card`` for a player down to his last where
+        that is a matter of the rules, else nothing: every player plays for himself."""
+        view = self.view
+        if self.ruleset.has_landlord:
+            return role_of(view, seat)
+        if not view.plays and self.hand.deal.lead_card is not None and seat == view.first_bidder:
+            return "leads"
+        if warns_last_card(self.ruleset) and view.hand_sizes[seat] == 1:
+            return "one card"
+        return ""
+
+    def play_status(self) -> str:
+        """The status line of the person's turn in the play phase: what to answer, or that he
+        leads, with what the play rules ask (``play.must_beat``, the lead card's first play)."""
+        view, ruleset = self.view, self.ruleset
+        to_beat = view.to_beat
+        if to_beat is None:
+            card = self.hand.deal.lead_card
+            if ruleset.first_play_holds_lead_card and not view.plays and card is not None:
+                return (f"your play: you lead the first trick: your play must hold the "
+                        f"{cards.suited_name(card)} (any {card_label(cards.parse_suited(card)[0])}"
+                        " does)")
+            return "your play: you lead: play anything"
+        answer = f"{to_beat.cards} ({to_beat.reading.short()})"
+        if ruleset.must_beat:
+            if view.legal == (PASS,):
+                return f"your play: nothing you may play beats {answer}: pass"
+            if PASS not in view.legal:
+                return (f"your play: answer {answer}; you can beat it, so you must "
+                        "(play.must_beat)")
+        return f"your play: answer {answer} or pass"
 
     def hand_line(self) -> str:
         """The person's cards, low to high, wild cards marked: ``your cards (17): 3 3 4 5* 5*
@@ -771,6 +909,8 @@ class Session:
         if result.redeal:
             return ["nobody took the hand: it is thrown in and dealt again, nothing carried "
                     "over"]
+        if result.first_out is not None:
+            return self._first_out_lines(result)
         assert result.landlord is not None
         side = result.landlord_side
         role = ("landlord" if self.seat == result.landlord else
@@ -804,6 +944,38 @@ class Session:
             by = f", {seat_label(e.seat, me)}" if e.seat is not None else ""
             lines.append(f"  event {e.name} x{e.factor}{by}"
                          + (f" ({e.cards})" if e.cards else ""))
+        lines.append(f"  scores {list(result.scores)}")
+        return lines
+
+    def _first_out_lines(self, result: Result) -> list[str]:
+        """A hand without a landlord (``scoring.settlement: cards_left``): who went out first,
+        every seat's cards left, the shut-outs, the liable seat, the bombs paid, the scores."""
+        assert result.first_out is not None
+        me = -1 if self.autoplay else self.seat
+        who = f"seat {self.seat}" if self.autoplay else "you"
+        out = "you" if result.first_out == me else seat_label(result.first_out, me)
+        score = result.scores[self.seat]
+        went = (f"{who} went out first and won {score:+d}" if self.seat == result.first_out
+                else f"{out} went out first: {who} lost {score:+d}")
+        lines = [went,
+                 "  cards left: " + ", ".join(f"{seat_label(s, me)} {n}"
+                                              for s, n in enumerate(result.cards_left))]
+        if result.shut_out:
+            lines.append("  shut out (never played a card, pays "
+                         f"{self.ruleset.shut_out} times as much): "
+                         + ", ".join(seat_label(s, me) for s in result.shut_out))
+        else:
+            lines.append("  shut out: nobody")
+        if result.liable is not None:
+            lines.append(f"  liable: {seat_label(result.liable, me)} let "
+                         f"{seat_label(result.first_out, me)} out with a single below his "
+                         "highest rank and pays for everyone (scoring.liability)")
+        if result.bombs_paid:
+            lines.append("  bombs paid at once: " + "; ".join(
+                f"{seat_label(b.seat, me)}, {b.name}: {b.amount} from each other seat"
+                for b in result.bombs_paid))
+        elif self.ruleset.bomb_payments:
+            lines.append("  bombs paid at once: none")
         lines.append(f"  scores {list(result.scores)}")
         return lines
 
