@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ddz_rules import cards
+from ddz_rules import cards, duties
 from ddz_rules.errors import DdzError, UsageError
 from ddz_rules.match import led_alone
 from ddz_rules.records import check_seed, is_match_record, read_record, replay, replay_match
@@ -350,11 +350,14 @@ def cmd_moves(args: argparse.Namespace) -> int:
         raise UsageError(f"HAND: {exc}") from None
     if not cards.size(hand):
         raise UsageError("HAND is empty: name the cards the hand holds")
+    turn = duties.turn_of(table.ruleset, hand, args.next_cards, args.first)
     if args.beat is not None:
         _, (previous,) = _played(table, "--beat", args.beat, wild=wild)
         moves = table.answers(hand, previous, wild)
     else:
         moves = table.leads(hand, wild)
+    if duties.binding(table.ruleset):
+        moves = duties.allowed(table.ruleset, moves, turn)
     moves.sort(key=lambda m: (table_order(m.key), m.reading.type, m.reading.length,
                               m.reading.rank_index, m.reading.kicker_key))
     listed = list(dict.fromkeys(table.notation(m, wild) for m in moves))
@@ -1014,6 +1017,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("hand", metavar="HAND")
     p.add_argument("--beat", metavar="PLAY", help="the play to answer (default: leading)")
     p.add_argument("--wild", metavar="RANKS", help=WILD_HELP)
+    p.add_argument("--next-cards", type=int, metavar="N",
+                   help="cards the next player holds, for play.last_card_warning (default: "
+                        "more than one)")
+    p.add_argument("--first", action="store_true",
+                   help="the hand's first play, by the holder of the lead card "
+                        "(play.first_play_holds_lead_card)")
+    p.epilog = ("HAND is the player's whole hand, so a combination of play.last_play_only is "
+                "listed only where it empties it. Exit codes: 0 listed; 2 a usage error (the "
+                "error names which). " + interrupted)
     add("plays", cmd_plays, "The whole play table as JSON Lines: test vectors for other engines.",
         ruleset=True)
     p = add("diff", cmd_diff, "Every rule that differs between two rulesets (both values and "

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ddz_rules import cards
+from ddz_rules.errors import UsageError
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.table import Play
 
@@ -53,6 +54,25 @@ def highest_rank(hand: int) -> int:
     """The highest rank a packed hand holds (-1 for an empty hand)."""
     counts = cards.unpack(hand)
     return max((r for r, n in enumerate(counts) if n), default=-1)
+
+
+def turn_of(ruleset: Ruleset, hand: int, next_cards: int | None, first: bool) -> Turn:
+    """The turn ``ddz moves`` lists plays for: ``hand`` is the player's whole hand, the next
+    player holds ``next_cards`` (None: more than one), and ``first`` makes it the hand's first
+    play, by the holder of ``play.lead_card``. Refuses, in one line, an option no rule of
+    ``ruleset`` reads."""
+    if first and not ruleset.first_play_holds_lead_card:
+        raise UsageError(f"--first: no rule of {ruleset.id} binds the hand's first play "
+                         "(play.first_play_holds_lead_card is not stated or is false)")
+    if next_cards is not None:
+        if ruleset.last_card_warning == "none":
+            raise UsageError(f"--next-cards: no rule of {ruleset.id} reads what the next player "
+                             "holds (play.last_card_warning is none)")
+        if next_cards < 1:
+            raise UsageError(f"--next-cards: expected a number of cards, at least 1, not "
+                             f"{next_cards}")
+    lead = cards.parse_suited(ruleset.lead_card)[0] if first and ruleset.lead_card else None
+    return Turn(hand, 2 if next_cards is None else next_cards, lead)
 
 
 def refusal(ruleset: Ruleset, play: Play, turn: Turn) -> str | None:

@@ -237,6 +237,35 @@ def test_moves_under_run_fast(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and out.split() == ["33444", "34445"]
 
 
+def test_moves_lists_a_last_play_only_trio_only_where_it_empties_the_hand(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", "-r", "run-fast", "3334")
+    assert code == 0 and "333" not in out.split() and "3334" in out.split()
+
+
+def test_moves_first_play_holds_the_lead_cards_rank(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", "-r", "run-fast", "34567", "--first")
+    assert code == 0 and out.split() == ["3", "34567"]
+
+
+def test_moves_with_the_next_player_on_one_card_offers_only_the_highest_single(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", "-r", "run-fast", "379", "--next-cards", "1")
+    assert code == 0 and out.split() == ["9"]
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["moves", "-r", "classic", "345", "--first"], "--first: no rule of classic binds"),
+    (["moves", "-r", "run-fast-15", "345", "--next-cards", "1"],
+     "--next-cards: no rule of run-fast-15 reads"),
+    (["moves", "-r", "run-fast", "345", "--next-cards", "0"], "at least 1, not 0"),
+])
+def test_moves_refuses_a_duty_option_no_rule_reads(
+        capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and not out and err.count("\n") == 1 and words in err
+
+
 @pytest.mark.parametrize(("argv", "words"), [
     (["classify", "-r", "run-fast", "3S 3H"], "'3S 3H' names suited cards, and a play is "
                                               "written in ranks alone"),
