@@ -49,7 +49,9 @@ def test_every_level_plays_whole_hands_of_every_bundled_ruleset_legally(level: s
                                                                        ruleset_id: str) -> None:
     """Every level the command line offers plays every bundled ruleset, whatever its auction
     (none, as in ``rlcard`` and ``douzero``, where the first bidder is the landlord without
-    speaking), its player count or its wild cards, to the end of a hand with a landlord."""
+    speaking; or no landlord at all, as in Run Fast, with its duties and set-aside cards), its
+    player count or its wild cards, to the end of a hand that was played out (not dealt
+    again)."""
     ruleset = load(ruleset_id)
     bot = make_bot(level, ruleset)
     wanted, played = _HANDS_PER_LEVEL.get(level, 4), 0
@@ -62,14 +64,14 @@ def test_every_level_plays_whole_hands_of_every_bundled_ruleset_legally(level: s
             choice = bot.choose(view, rng)
             assert choice in view.legal
             hand.apply(choice)
-        played += hand.result.landlord is not None
+        played += not hand.result.redeal
         if played == wanted:
             break
     assert played == wanted
 
 
 @pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "marked-card", "four-player",
-                                        "laizi", "laizi-two"])
+                                        "laizi", "laizi-two", "run-fast", "run-fast-15"])
 @given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, 60))
 @settings(max_examples=15)
 def test_a_sampled_world_replays_to_the_same_view(ruleset_id: str, seed: int,
