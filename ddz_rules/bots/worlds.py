@@ -3,8 +3,8 @@
 A seat knows its own cards, every play, the kitty once shown (so the landlord must still hold
 whichever kitty cards he has not played), and the marked card's holder. Everything else it
 cannot see is shuffled among the other seats, the undealt cards (the cards set aside, where
-nobody has a landlord's kitty) and the unseen kitty, each keeping its size. Replaying the public actions on such a deal reaches a state the seat cannot
-tell from the real one.
+nobody has a landlord's kitty) and the unseen kitty, each keeping its size. Replaying the
+public actions on such a deal reaches a state the seat cannot tell from the real one.
 """
 
 from __future__ import annotations

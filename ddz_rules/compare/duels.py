@@ -66,6 +66,7 @@ def seating_scores(ruleset: Ruleset, level: str, against: str, seed: int,
             if not hand.result.redeal:
                 break
             dealer = next_dealer(ruleset, dealer, thrown_in=True)
+        assert hand.result is not None
         out.append(hand.result.scores)
     return out
 
