@@ -466,6 +466,8 @@ def _replay_match(args: argparse.Namespace, record: dict[str, Any]) -> int:
 def _result_text(result: dict[str, Any]) -> str:
     if result["redeal"]:
         return "valid: nobody took the hand; it is dealt again with nothing carried over"
+    if result.get("first_out") is not None:
+        return _first_out_result_text(result)
     events = ", ".join(f"{e['event']} x{e['factor']}" + (f" ({e['cards']})" if "cards" in e
                                                           else "")
                        for e in result["events"]) or "none"
@@ -480,6 +482,22 @@ def _result_text(result: dict[str, Any]) -> str:
             f"  scores {result['scores']}")
 
 
+def _first_out_result_text(result: dict[str, Any]) -> str:
+    """A replayed hand's result where there is no landlord (``scoring.settlement:
+    cards_left``)."""
+    shut = result["shut_out"]
+    liable = result.get("liable")
+    bombs = "".join(f"\n  bomb paid: {b['bonus']} by seat {b['seat']}, "
+                    f"{b['from_each_other_seat']} from each other seat"
+                    for b in result["bombs_paid"])
+    return (f"valid: seat {result['first_out']} went out first\n"
+            f"  cards left {result['cards_left']}"
+            + (f", shut out: seat{'s' if len(shut) > 1 else ''} "
+               f"{', '.join(map(str, shut))}" if shut else "")
+            + (f"; seat {liable} is liable and pays for all" if liable is not None else "")
+            + f"{bombs}\n  scores {result['scores']}")
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     if not 1 <= args.hands <= MAX_SIMULATED:
         raise UsageError(f"--hands must be between 1 and {MAX_SIMULATED:,}, got {args.hands}")
@@ -489,6 +507,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     payload = summary.to_json(ruleset.players - 1)
 
     def text() -> str:
+        if "first_out" in payload:
+            return _first_out_text(payload, args.seed)
         lines = [f"{payload['ruleset']}: {payload['hands']} hands of random legal play "
                  f"(seed {args.seed}), {payload['redeals']} redeals",
                  f"  landlord won {payload['landlord_wins']} "
@@ -503,6 +523,24 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     _emit(args, payload, text)
     return 0
+
+
+def _first_out_text(payload: dict[str, Any], seed: int) -> str:
+    """A simulation's summary where there is no landlord: who went out first, the shut-outs,
+    the bombs paid at once."""
+    bombs = payload["bombs_paid"]
+    shut = payload["shut_out"]
+    return "\n".join([
+        f"{payload['ruleset']}: {payload['hands']} hands of random legal play (seed {seed}), "
+        "no landlord",
+        "  first out: " + ", ".join(f"seat {k} {v}" for k, v in payload["first_out"].items()),
+        f"  mean score per hand: first out {payload['mean_score']['first_out']:+.3f}, "
+        f"each other seat {payload['mean_score']['other']:+.3f} "
+        f"({payload['mean_cards_left']:.2f} cards left)",
+        f"  shut out: {shut['seats']} seats in {shut['hands']} hands",
+        "  bombs paid: " + (", ".join(f"{k} {v}" for k, v in bombs.items()) or "none")
+        + (f"; liable seat paid for all {payload['liable']} times" if payload["liable"] else ""),
+    ])
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

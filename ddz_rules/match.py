@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ddz_rules.ruleset import Ruleset
+from ddz_rules.scoring import Result
 
 #: Deals thrown in one after another before a match gives up on a hand (as in a comparison).
 MAX_REDEALS = 64
@@ -198,12 +199,23 @@ def next_dealer(ruleset: Ruleset, dealer: int, thrown_in: bool) -> int:
 
 
 def side_winners(players: int, landlord: int | None, winner: str | None,
-                 partner: int | None = None) -> tuple[int, ...]:
-    """The seats on the side that won a hand (none for a deal nobody took); ``partner`` is the
-    seat that joined the landlord, if one did."""
+                 partner: int | None = None, first_out: int | None = None) -> tuple[int, ...]:
+    """The seats that won a hand, lowest first: the landlord's side or the others (none for a
+    deal nobody took); ``partner`` is the seat that joined the landlord, if one did. Where
+    there is no landlord (``teams.sides: each_alone``) the first player out, ``first_out``,
+    won it alone."""
+    if first_out is not None:
+        return (first_out,)
     if landlord is None or winner is None:
         return ()
     side = (landlord,) if partner is None else tuple(sorted((landlord, partner)))
     if winner == "landlord":
         return side
     return tuple(s for s in range(players) if s not in side)
+
+
+def hand_winners(result: Result) -> tuple[int, ...]:
+    """The seats that won the hand ``result`` settles (:func:`side_winners`), what a match
+    counts as its hands won."""
+    return side_winners(len(result.scores), result.landlord, result.winner, result.partner,
+                        result.first_out)

@@ -3,8 +3,11 @@
 The format is documented by ``schema/record.schema.json``. Replaying rebuilds the deal from
 the record, checks that it adds up to the ruleset's deck and that the first bidder follows the
 ruleset's rule, then applies every action in order; the first illegal one is reported with
-its index and a one-line reason. Where the ruleset has no auction (``auction.family: none``)
-the record's auction is empty, and any word in it is refused so.
+its index and a one-line reason. Where the ruleset has no auction (``auction.family: none``,
+or no landlord at all, ``teams.sides: each_alone``) the record's auction is empty, and any word
+in it is refused so. Where the deck has suits (``deck.suits``) the deal states every card
+with its suit too (``deal.suited``), and replay checks it against the ranks and the deck and
+finds the first leader from it (the lead card's holder).
 
 A record is user input, often received from someone else, so reading one trusts nothing: the
 file is read by kind and size (:func:`~ddz_rules.inputs.read_bounded`), must be UTF-8, may not
@@ -21,7 +24,7 @@ import json
 import re
 import reprlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -44,15 +47,16 @@ from ddz_rules.game import (
     Said,
     deal,
     first_bidder,
+    first_leader,
 )
 from ddz_rules.inputs import read_bounded, resolve_beside, strict_validator
-from ddz_rules.match import MatchState, Outcome, first_dealer, side_winners
+from ddz_rules.match import MatchState, Outcome, first_dealer, hand_winners
 from ddz_rules.outputs import write_new
 from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
 
 MAX_RECORD_BYTES = 1024 * 1024
-#: Arrays and objects nest at most this deep in a record; the deepest a record needs is 4
-#: (the record, its ``result``, the list of ``events``, one event).
+#: Arrays and objects nest at most this deep in a record; the deepest a record needs is 5
+#: (the record, its ``deal``, the suited deal, its ``hands``, one seat's suited cards).
 MAX_DEPTH = 8
 #: Digits an integer in a record may have: seats are small, and every deal seed a command
 #: derives from a run seed below :data:`MAX_SEED` has fewer (a match deal's is under 2**104).
@@ -116,6 +120,9 @@ def to_record(hand: Hand) -> dict[str, Any]:
     }
     if d.wild:
         record["deal"]["wild"] = "".join(cards.RANKS[r] for r in d.wild)
+    if hand.ruleset.suits:
+        record["deal"]["suited"] = {"hands": [list(h) for h in d.suited],
+                                    "rest": list(d.suited_rest)}
     if d.marked_card is not None:
         record["marked_card"] = cards.RANKS[d.marked_card]
     if d.turned_card is not None:
@@ -260,7 +267,7 @@ def _scan_structure(text: str, where: str) -> None:
         elif first in "{[":
             if len(stack) >= MAX_DEPTH:
                 raise fault(pos, f"arrays and objects nested more than {MAX_DEPTH} deep; a "
-                                 "record needs 4")
+                                 "record needs 5")
             stack.append(_Open(first, None if first == "{" else 0, {}, first == "{"))
         elif first in "}]":
             if stack:
@@ -339,7 +346,7 @@ def _check_values(data: dict[str, Any], where: str) -> None:
         if isinstance(value, dict | list):
             if len(path) >= MAX_DEPTH:
                 raise RecordError(f"{where}: field {_dotted(path)}: arrays and objects nested "
-                                  f"more than {MAX_DEPTH} deep; a record needs 4")
+                                  f"more than {MAX_DEPTH} deep; a record needs 5")
             items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
             for key, item in reversed(items):
                 bad = UNPRINTABLE.search(key) if isinstance(key, str) else None
@@ -485,7 +492,15 @@ def deal_from_record(ruleset: Ruleset, record: dict[str, Any], where: str) -> De
         if seat >= ruleset.players:
             raise RecordError(f"{where}: field {name}: seat {seat}, but seats are 0 to "
                               f"{ruleset.players - 1}")
+    suited, rest = _suited_field(ruleset, spec, keys, where)
     method = ruleset.first_bidder
+    lead = None
+    if method == "card_holder":
+        leader, lead = first_leader(ruleset, suited)
+        if first != leader:
+            raise RecordError(f"{where}: field first_bidder: seat {leader} holds the "
+                              f"{cards.suited_name(lead)} and leads first (play.first_leader: "
+                              f"card_holder), not seat {first}")
     marked = _rank_field(ruleset, record, "marked_card", where)
     turned = _rank_field(ruleset, record, "turned_card", where)
     if marked is not None and cards.unpack(keys[first])[marked] == 0:
@@ -497,10 +512,94 @@ def deal_from_record(ruleset: Ruleset, record: dict[str, Any], where: str) -> De
             raise RecordError(f"{where}: field first_bidder: {ruleset.id} has seat {expected} "
                               f"bid first (auction.first_bidder: {method}), not {first}")
     wild = _wild_field(ruleset, spec, where)
-    stated = Deal(keys, kitty, undealt, dealer, first, marked, turned, record.get("seed"), wild)
-    if stated.seed is not None and deal(ruleset, stated.seed, dealer) != stated:
+    stated = Deal(keys, kitty, undealt, dealer, first, marked, turned, record.get("seed"), wild,
+                  suited, rest, lead)
+    if stated.seed is not None and not _same_deal(ruleset, deal(ruleset, stated.seed, dealer),
+                                                  stated):
         raise RecordError(f"{where}: field seed: seed {stated.seed} does not produce this deal")
     return stated
+
+
+def _outside(ruleset: Ruleset, card: str) -> str:
+    """Why a suited card is not in a ruleset's deck: its suit, its rank, or taken out."""
+    rank, suit = cards.parse_suited(card)
+    if suit and suit not in ruleset.suits:
+        return f"its suits are {ruleset.suits} (deck.suits)"
+    if rank not in ruleset.deck_ranks:
+        return f"its ranks are {cards.text(ruleset.deck_ranks)}"
+    return "deck.removed takes it out"
+
+
+def _same_deal(ruleset: Ruleset, a: Deal, b: Deal) -> bool:
+    """Whether two deals are the same, whatever the order the cards set aside are listed in
+    (``deal.suited.rest``; a seat's cards are always put lowest first)."""
+    order = {card: i for i, card in enumerate(ruleset.suited_deck)}
+
+    def rest(d: Deal) -> Deal:
+        return replace(d, suited_rest=tuple(sorted(d.suited_rest, key=order.__getitem__)))
+
+    return rest(a) == rest(b) if ruleset.suits else a == b
+
+
+def _suited_field(ruleset: Ruleset, spec: dict[str, Any], keys: tuple[int, ...], where: str
+                  ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """``deal.suited``: each seat's cards with their suits, and the cards not dealt to a seat,
+    stated where the deck has suits (``deck.suits``) and nowhere else. Every card is one of
+    the deck's, none repeats, each seat's agree with its ranks (``deal.hands``) and together
+    they are the whole deck. Each seat's cards come back lowest first."""
+    value = spec.get("suited")
+    if value is None:
+        if ruleset.suits:
+            raise RecordError(f"{where}: field deal.suited: {ruleset.id}'s deck has suits "
+                              f"(deck.suits: {ruleset.suits}); the record must state each "
+                              "seat's cards with their suits (hands) and the cards set aside "
+                              "(rest)")
+        return (), ()
+    if not ruleset.suits:
+        raise RecordError(f"{where}: field deal.suited: {ruleset.id}'s deck has no suits; leave "
+                          "the field out")
+    order = {card: i for i, card in enumerate(ruleset.suited_deck)}
+    seen: dict[str, str] = {}
+
+    def read(texts: list[str], field: str) -> tuple[str, ...]:
+        out = []
+        for text in texts:
+            try:
+                card = cards.suited_text(*cards.parse_suited(text))
+            except DdzError as exc:
+                raise RecordError(f"{where}: field {field}: {exc}") from None
+            if card not in order:
+                raise RecordError(f"{where}: field {field}: {text!r} is not a card of the "
+                                  f"{ruleset.id} deck ({_outside(ruleset, card)})")
+            if card in seen:
+                again = "twice" if seen[card] == field else f"here and in {seen[card]}"
+                raise RecordError(f"{where}: field {field}: the {cards.suited_name(card)} "
+                                  f"({card}) appears {again}; each card of the deck is in the "
+                                  "deal once")
+            seen[card] = field
+            out.append(card)
+        return tuple(out)
+
+    stated = value["hands"]
+    if len(stated) != ruleset.players:
+        raise RecordError(f"{where}: field deal.suited.hands: {len(stated)} hands, but "
+                          f"{ruleset.id} has {ruleset.players} seats")
+    hands = tuple(tuple(sorted(read(h, f"deal.suited.hands.{i}"), key=order.__getitem__))
+                  for i, h in enumerate(stated))
+    rest = read(value["rest"], "deal.suited.rest")
+    for i, (held, key) in enumerate(zip(hands, keys, strict=True)):
+        ranks = cards.pack_ranks([cards.parse_suited(card)[0] for card in held])
+        if ranks != key:
+            raise RecordError(f"{where}: field deal.suited.hands.{i}: its ranks are "
+                              f"{cards.key_text(ranks) or 'none'}, but deal.hands.{i} is "
+                              f"{cards.key_text(key) or 'empty'}")
+    missing = [card for card in ruleset.suited_deck if card not in seen]
+    if missing:
+        shown = ", ".join(missing[:6]) + (", ..." if len(missing) > 6 else "")
+        raise RecordError(f"{where}: field deal.suited: {len(missing)} card(s) of the "
+                          f"{ruleset.id} deck are in neither hands nor rest ({shown}); every "
+                          "card is dealt or set aside")
+    return hands, rest
 
 
 def _wild_field(ruleset: Ruleset, spec: dict[str, Any], where: str) -> tuple[int, ...]:
@@ -712,8 +811,7 @@ def replay_match(record: dict[str, Any], where: str = "record") -> MatchReplay:
                 f"({ruleset.match.rotation}) has seat {state.dealer} deal it"))
         result = done.hand.result
         assert result is not None
-        winners = side_winners(ruleset.players, result.landlord, result.winner, result.partner)
-        state.add(result.scores, winners, result.redeal)
+        state.add(result.scores, hand_winners(result), result.redeal)
     if not state.over:
         return MatchReplay(False, hand=len(record["hands"]), reason=(
             f"the record stops before the match ends ({state.counted} hands counted; "

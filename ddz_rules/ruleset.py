@@ -14,6 +14,7 @@ import difflib
 import json
 import math
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -345,7 +346,17 @@ class Ruleset:
 
     def parse_cards(self, text: str) -> tuple[int, ...]:
         """Parse card text and check the cards exist in this ruleset's deck."""
-        ranks = cards.parse(text)
+        try:
+            ranks = cards.parse(text)
+        except CardError:
+            suited = re.findall(r"(10|[3-9TJQKA2])[SHCD]", text, re.IGNORECASE)
+            if self.suits and suited and not re.sub(r"(10|[3-9TJQKA2])[SHCD]|[\s,+\-]", "",
+                                                     text, flags=re.IGNORECASE):
+                raise CardError(
+                    f"{text!r} names suited cards, and a play is written in ranks alone (the "
+                    f"cards of a rank are interchangeable in a play): write {''.join(suited)}"
+                ) from None
+            raise
         counts = cards.counts_of(ranks)
         for rank, n in enumerate(counts):
             if n > self.copies[rank]:
@@ -418,9 +429,12 @@ INERT: tuple[Inert, ...] = (
     Inert("deal.kitty_shown", lambda r: r.kitty == 0, "there is no kitty to show"),
     Inert("match.target", lambda r: r.match.length != "target",
           "the match is of length {r.match.length}, so no total ends it"),
-    Inert("match.redeal", lambda r: not _throws_in(r),
+    Inert("match.redeal", lambda r: r.has_landlord and not _throws_in(r),
           "no deal is ever thrown in (auction.family {r.auction_family}, auction.all_pass "
           "{r.all_pass})"),
+    Inert("match.redeal", lambda r: not r.has_landlord,
+          "no deal is ever thrown in: with no landlord (teams.sides each_alone) nobody bids, "
+          "and every hand is played out"),
     *(Inert(f"scoring.{key}", lambda r: not r.has_landlord,
             "settlement cards_left pays for cards left; there is no stake for it to shape")
       for key in ("base", "multipliers")),
@@ -553,8 +567,50 @@ def _load_path(path: Path, display: str) -> Ruleset:
         _merge(merged, copy.deepcopy(located.data), located, (), origins)
     merged.pop("extends", None)
     top = chain[0]
+    # Before the schema, which would only ask for what a landlord's game needs (kitty_shown,
+    # the rest of an auction), a game without a landlord that states one of its parts is told so.
+    conflict = _landlord_part(merged, top.data)
+    if conflict:
+        raise _error_at(conflict[0], conflict[1], top, origins)
     _validate(merged, schema(), lambda kp: _origin_line(origins, kp, top))
     return _build(merged, top, origins, base=top.data.get("extends"))
+
+
+def _error_at(message: str, key_path: KeyPath, top: Located,
+              origins: Mapping[KeyPath, tuple[str, int]]) -> RulesetError:
+    """An error at ``key_path`` of the merged ruleset; where a base file states that key, the
+    message names the file that was loaded too (as :meth:`Ruleset.error` does)."""
+    path, line = _origin_line(origins, key_path, top)
+    if path != top.path:
+        message = f"{message} (in {top.path}, which extends {path})"
+    return RulesetError(message, path=path, line=line, key=dotted(key_path))
+
+
+def _landlord_part(data: Mapping[str, Any],
+                   overlay: Mapping[str, Any]) -> tuple[str, KeyPath] | None:
+    """Under ``teams.sides: each_alone``, the first part of a landlord's game the ruleset
+    states, as (message, key path): an auction section in the file itself (one inherited
+    from a base with a landlord is left out), or a kitty. None where there is none, or the
+    ruleset has a landlord. Read before the schema, so every value is looked at warily."""
+
+    def value(*key_path: str) -> Any:
+        node: Any = data
+        for key in (*key_path, "value"):
+            if not isinstance(node, Mapping) or key not in node:
+                return None
+            node = node[key]
+        return node
+
+    if value("teams", "sides") != "each_alone":
+        return None
+    if "auction" in overlay:
+        return ("teams.sides each_alone has no landlord, so no auction: leave the auction "
+                "section out", ("auction",))
+    kitty = value("deal", "kitty")
+    if isinstance(kitty, int) and not isinstance(kitty, bool) and kitty:
+        return ("teams.sides each_alone has no landlord to take a kitty: the kitty must be 0",
+                ("deal", "kitty", "value"))
+    return None
 
 
 def _extends_chain(path: Path, display: str) -> Iterator[Located]:
@@ -831,8 +887,8 @@ def _suits(data: Mapping[str, Any], suited: Sequence[int], copies: tuple[int, ..
     for index, card in enumerate(removed):
         shown = cards.suited_text(*cards.parse_suited(card))
         if shown not in full:
-            raise fail(f"{card!r} is not in the deck ({cards.text(suited)} in suits {suits})",
-                       "deck", "removed", "value", index)
+            raise fail(f"{card!r} is not in the deck, whose ranks are {cards.text(suited)} in "
+                       f"the suits {suits}", "deck", "removed", "value", index)
         full.remove(shown)
         counts[cards.parse_suited(card)[0]] -= 1
     order = {suit: i for i, suit in enumerate(suits)}
@@ -880,8 +936,12 @@ def _play_rules(data: Mapping[str, Any], sides: str, suits: str, suited_deck: Se
                        "deck.suits", "play", "lead_card", "value")
         lead = cards.suited_text(*cards.parse_suited(lead))
         if lead not in suited_deck:
-            raise fail(f"the lead card {lead!r} is not in the deck (deck.removed takes it out, "
-                       "or its rank or suit is missing)", "play", "lead_card", "value")
+            removed = [cards.suited_text(*cards.parse_suited(c))
+                       for c in data["deck"].get("removed", {}).get("value", ())]
+            why = ("deck.removed takes it out" if lead in removed
+                   else f"its rank or its suit is not in deck.ranks or deck.suits ({suits})")
+            raise fail(f"the lead card {lead!r} is not in the deck: {why}",
+                       "play", "lead_card", "value")
     missing = get("lead_card_missing", None)
     if leader == "card_holder" and undealt and missing is None:
         raise fail(f"cards are left undealt, so the lead card {lead} may not be dealt: state "
@@ -894,6 +954,15 @@ def _play_rules(data: Mapping[str, Any], sides: str, suits: str, suited_deck: Se
             hint = f"; did you mean '{near[0]}'?" if near else ""
             raise fail(f"'{name}' is not an enabled combination{hint}",
                        "play", "last_play_only", "value", index)
+    lone = [c for c in combos if c.width == 1 and c.min_length == 1 and not c.kicker_unit
+            and not c.needs_wilds]
+    for rank in sorted({r for c in lone for r in range(c.low, c.high + 1)}):
+        kept = [c.name for c in lone if c.low <= rank <= c.high]
+        if kept and set(kept) <= set(only_last):
+            raise fail(f"'{kept[0]}' is the only play of a lone {cards.RANKS[rank]}, so it may "
+                       f"not be kept for the last play: a seat holding a {cards.RANKS[rank]} and "
+                       "a card it cannot play with it could never lead", "play",
+                       "last_play_only", "value", only_last.index(kept[0]))
     return _PlayRules(leader, lead, missing if undealt else None,
                       get("first_play_holds_lead_card", False), get("must_beat", False),
                       get("last_card_warning", "none"), only_last)
@@ -907,10 +976,11 @@ class _AloneScoring:
     liability: str = "none"
 
 
-def _alone_scoring(data: Mapping[str, Any], sides: str, happen: set[str],
+def _alone_scoring(data: Mapping[str, Any], sides: str, played: set[str],
                    fail: Callable[..., RulesetError]) -> _AloneScoring:
     """``scoring`` under ``settlement: cards_left``, which is the settlement of a ruleset
-    without a landlord and of no other."""
+    without a landlord and of no other; ``played`` are the events of the enabled
+    combinations' classes, the only ones a play can pay at once."""
     scoring = data["scoring"]
     settlement = scoring["settlement"]["value"]
     if (settlement == "cards_left") != (sides == "each_alone"):
@@ -922,9 +992,10 @@ def _alone_scoring(data: Mapping[str, Any], sides: str, happen: set[str],
         return _AloneScoring()
     payments = scoring["bomb_payments"]["value"]
     for name in payments:
-        if name not in happen or name in HAND_EVENTS:
-            raise fail(f"'{name}' can never happen here (no enabled combination of that class), "
-                       "so its payment would be prose the engine never runs",
+        if name not in played:
+            raise fail(f"'{name}' can never happen here: no enabled combination is of that "
+                       f"class, so its payment would be prose the engine never runs (classes "
+                       f"played here: {', '.join(sorted(played))})",
                        "scoring", "bomb_payments", "value", name)
     return _AloneScoring(scoring["per_card"]["value"], scoring["shut_out"]["value"],
                          tuple(payments.items()), scoring.get("liability", {}).get("value", "none"))
@@ -932,16 +1003,9 @@ def _alone_scoring(data: Mapping[str, Any], sides: str, happen: set[str],
 
 def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[str, int]],
            base: str | None) -> Ruleset:
-    def where(*key_path: str | int) -> tuple[str, int | None]:
-        return _origin_line(origins, key_path, top)
-
     def fail(message: str, *key_path: str | int) -> RulesetError:
-        """An error at ``key_path``; where a base file states that key, the message names
-        the file that was loaded too (as :meth:`Ruleset.error` does)."""
-        path, line = where(*key_path)
-        if path != top.path:
-            message = f"{message} (in {top.path}, which extends {path})"
-        return RulesetError(message, path=path, line=line, key=dotted(key_path))
+        """An error at ``key_path`` (see :func:`_error_at`)."""
+        return _error_at(message, key_path, top, origins)
 
     suited = _rank_string(_value(data, "deck", "ranks"),
                           lambda message: fail(message, "deck", "ranks", "value"))
@@ -1047,7 +1111,8 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         raise fail("the advantage goal counts robs, so it needs the call_rob auction",
                    "ending", "peasant_goal", "value")
     scoring = data["scoring"]
-    base_rule = scoring["base"]["value"] if "base" in scoring else "one"
+    # scoring.base shapes a landlord's stake; without a landlord it is not read (see INERT)
+    base_rule = scoring["base"]["value"] if "base" in scoring and sides == "landlord" else "one"
     if (all_pass == "first_bidder_landlord" and base_rule == "bid"
             and family != "none"):
         raise fail("when nobody bids there is no bid to be the base; use base 'one'",
@@ -1116,14 +1181,10 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
                    "equally", "teams", "partner", "value")
     play_rules = _play_rules(data, sides, suits, suited_deck, combos,
                              players * hand_size + kitty < deck_size, fail)
-    if sides == "each_alone":
-        if "auction" in top.data:
-            raise fail("teams.sides each_alone has no landlord, so no auction: leave the auction "
-                       "section out", "auction")
-        if kitty:
-            raise fail("teams.sides each_alone has no landlord to take a kitty: the kitty must "
-                       "be 0", "deal", "kitty", "value")
-    alone = _alone_scoring(data, sides, happen, fail)
+    conflict = _landlord_part(data, top.data)
+    if conflict:
+        raise fail(conflict[0], *conflict[1])
+    alone = _alone_scoring(data, sides, {c.event for c in combos}, fail)
     stated = data["match"]
     match = MatchRules(
         length=_value(data, "match", "length"), hands=_value(data, "match", "hands"),

@@ -53,7 +53,9 @@ def random_hands(ruleset: Ruleset, hands: int, seed: int) -> Iterator[Hand]:
 
 @dataclass
 class Summary:
-    """Counts over a run: wins, scores by role, multipliers, redeals."""
+    """Counts over a run: wins, scores by role, multipliers, redeals; where there is no
+    landlord (``teams.sides: each_alone``), the first players out, the seats shut out, the
+    bombs paid at once and the liable seats instead of the landlord's figures."""
 
     ruleset: str
     hands: int = 0
@@ -63,13 +65,31 @@ class Summary:
     peasant_score: int = 0
     multipliers: Counter[int] = field(default_factory=Counter)
     events: Counter[str] = field(default_factory=Counter)
+    #: Without a landlord: hands each seat went out first, what the first player out won,
+    #: the cards left in the losers' hands, the seats shut out, bombs paid, liable seats.
+    first_out: Counter[int] = field(default_factory=Counter)
+    first_out_score: int = 0
+    cards_left: int = 0
+    shut_out: int = 0
+    shut_out_hands: int = 0
+    bombs_paid: Counter[str] = field(default_factory=Counter)
+    liable: int = 0
 
     def add(self, result: Result) -> None:
         if result.redeal:
             self.redeals += 1
             return
-        assert result.landlord is not None
         self.hands += 1
+        if result.first_out is not None:
+            self.first_out[result.first_out] += 1
+            self.first_out_score += result.scores[result.first_out]
+            self.cards_left += sum(result.cards_left)
+            self.shut_out += len(result.shut_out)
+            self.shut_out_hands += bool(result.shut_out)
+            self.bombs_paid.update(p.name for p in result.bombs_paid)
+            self.liable += result.liable is not None
+            return
+        assert result.landlord is not None
         self.landlord_wins += result.winner == "landlord"
         self.landlord_score += result.scores[result.landlord]
         self.peasant_score += sum(result.scores) - result.scores[result.landlord]
@@ -78,6 +98,20 @@ class Summary:
 
     def to_json(self, peasants: int) -> dict[str, Any]:
         n = max(self.hands, 1)
+        if self.first_out:
+            losers = n * peasants  # every seat but the first out, each hand
+            return {
+                "ruleset": self.ruleset,
+                "hands": self.hands,
+                "redeals": self.redeals,
+                "first_out": {str(k): v for k, v in sorted(self.first_out.items())},
+                "mean_score": {"first_out": round(self.first_out_score / n, 4),
+                               "other": round(-self.first_out_score / losers, 4)},
+                "mean_cards_left": round(self.cards_left / losers, 4),
+                "shut_out": {"seats": self.shut_out, "hands": self.shut_out_hands},
+                "bombs_paid": dict(sorted(self.bombs_paid.items())),
+                "liable": self.liable,
+            }
         return {
             "ruleset": self.ruleset,
             "hands": self.hands,

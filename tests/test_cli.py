@@ -205,3 +205,45 @@ def test_a_bug_reaches_the_user_as_one_line_with_exit_3(
     assert err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith("ddz: internal error: AssertionError at test_cli.py:")
     assert "the side that reaches its goal leads at the end" in err
+
+
+# --------------------------------------------------------------------------- Run Fast
+
+
+def test_check_run_fast_compiles_both_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", "run-fast", "run-fast-15", "--json")
+    fast, fifteen = json.loads(out)
+    assert code == 0 and fast["ambiguous"] == fifteen["ambiguous"] == 0
+    assert "aces" in fifteen["by_type"] and "aces" not in fast["by_type"]
+    assert fast["plays"] == len(compile_table(load("run-fast")))
+
+
+def test_classify_under_run_fast(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "classify", "-r", "run-fast", "33344")[:2] == (
+        0, "33344: trio_two, length 1, rank 3, kickers 44\n")
+    code, out, _ = run(capsys, "classify", "-r", "run-fast-15", "AAA")
+    assert code == 0 and out == "AAA: aces, length 1, rank A\n"
+
+
+def test_beats_under_run_fast(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "beats", "-r", "run-fast-15", "AAA", "KKKK")
+    assert code == 0 and out.startswith("yes: AAA (aces/1/A), of class aces, is above KKKK")
+    code, out, _ = run(capsys, "beats", "-r", "run-fast", "33366", "33344")
+    assert code == 0 and out.startswith("no: ") and "kickers never count" in out
+
+
+def test_moves_under_run_fast(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", "-r", "run-fast", "3334445", "--beat", "33366")
+    assert code == 0 and out.split() == ["33444", "34445"]
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["classify", "-r", "run-fast", "3S 3H"], "'3S 3H' names suited cards, and a play is "
+                                              "written in ranks alone"),
+    (["classify", "-r", "run-fast", "BR"], "card 'B' in 'BR' is not in the run-fast deck"),
+    (["moves", "-r", "run-fast", "2222"], "the run-fast deck holds 1"),
+])
+def test_run_fast_card_errors_are_one_line_with_exit_2(
+        capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and not out and err.count("\n") == 1 and words in err

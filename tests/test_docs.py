@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from ddz_rules import CardError, PlayTable, bundled_ids, compile_table, load, scoring
-from ddz_rules.cards import RANK_INDEX, RANKS, key_text
+from ddz_rules.cards import RANK_INDEX, RANKS, key_text, pack_ranks
 from ddz_rules.cli import build_parser, main
 from ddz_rules.docs import generate
 from ddz_rules.docs.book import Book, lookup, rule_points
@@ -335,18 +335,10 @@ def test_worked_examples_match_a_fresh_replay(pages: dict[str, str], tmp_path: P
         result: dict[str, Any] = outcome.to_json()
         (settlement,) = tables_with(example, "Result", "Value")
         shown = {row[0]: row[1] for row in settlement}
-        assert shown["Landlord"] == f"seat {result['landlord']}"
-        assert shown["Winner"] == result["winner"]
-        assert shown["Base"] == str(result["base"])
-        assert shown["Multiplier"] == str(result["multiplier"])
-        events = re.findall(r"^(\w+) \u00d7(\d+)", "\n".join(parts(shown["Multiplier events"])),
-                            re.M)
-        assert events == [(e["event"], str(e["factor"])) for e in result["events"]], rid
-        assert result["events"], f"{rid}: the worked example has no multiplier event"
-        assert shown["Scores"] == "; ".join(f"seat {i} {s:+d}"
-                                            for i, s in enumerate(result["scores"]))
-        stake = result["base"] * result["multiplier"]
-        assert plain(shown["Stake S = base \u00d7 multiplier"]).startswith(str(stake))
+        if not load(rid).has_landlord:
+            check_alone_settlement(rid, shown, result)
+        else:
+            check_stake_settlement(rid, shown, result)
         hand = outcome.hand
         (deal,) = tables_with(example, "Seat", "Cards dealt")
         dealt = [cards_in(row[1])[0] for row in deal]
@@ -356,6 +348,47 @@ def test_worked_examples_match_a_fresh_replay(pages: dict[str, str], tmp_path: P
         logged = [op.play.cards if isinstance(op, Played) else "pass"
                   for op in hand.log if isinstance(op, Played | Passed)]
         assert shown_actions == logged, rid
+
+
+def check_stake_settlement(rid: str, shown: dict[str, str], result: dict[str, Any]) -> None:
+    """A worked example with a landlord: landlord, winner, base, events, stake and scores."""
+    assert shown["Landlord"] == f"seat {result['landlord']}"
+    assert shown["Winner"] == result["winner"]
+    assert shown["Base"] == str(result["base"])
+    assert shown["Multiplier"] == str(result["multiplier"])
+    events = re.findall(r"^(\w+) \u00d7(\d+)", "\n".join(parts(shown["Multiplier events"])),
+                        re.M)
+    assert events == [(e["event"], str(e["factor"])) for e in result["events"]], rid
+    assert result["events"], f"{rid}: the worked example has no multiplier event"
+    assert shown["Scores"] == "; ".join(f"seat {i} {s:+d}"
+                                        for i, s in enumerate(result["scores"]))
+    stake = result["base"] * result["multiplier"]
+    assert plain(shown["Stake S = base \u00d7 multiplier"]).startswith(str(stake))
+
+
+def check_alone_settlement(rid: str, shown: dict[str, str], result: dict[str, Any]) -> None:
+    """A worked example without a landlord: who went out first, the cards left, the seats shut
+    out, the bombs paid at once and the scores, as the engine's replay has them; and the hand
+    shows a bomb paid at once where the ruleset pays bombs."""
+    ruleset = load(rid)
+    assert "Landlord" not in shown and "Multiplier" not in shown, rid
+    assert shown["First out"] == f"seat {result['first_out']}"
+    assert shown["Winner"] == result["winner"] == "first_out"
+    assert shown["Cards left"] == "; ".join(f"seat {i} {n}"
+                                            for i, n in enumerate(result["cards_left"]))
+    shut = re.findall(r"seat (\d+)", plain(shown["Shut out"]))
+    assert [int(s) for s in shut] == result["shut_out"], rid
+    bombs = [(int(seat), int(amount)) for seat, amount in re.findall(
+        r"seat (\d+)'s [^:]+: (\d+) from each other player", plain(shown["Bombs paid at once"]))]
+    assert bombs == [(b["seat"], b["from_each_other_seat"]) for b in result["bombs_paid"]], rid
+    if ruleset.bomb_payments:
+        assert bombs, f"{rid}: the worked example pays no bomb"
+    if "Pays for everyone (liability)" in shown:
+        liable = re.findall(r"seat (\d+)", plain(shown["Pays for everyone (liability)"]))
+        assert [int(s) for s in liable] == ([result["liable"]] if "liable" in result else [])
+    assert shown["Scores"] == "; ".join(f"seat {i} {s:+d}"
+                                        for i, s in enumerate(result["scores"]))
+    assert sum(result["scores"]) == 0
 
 
 def test_matrix_has_every_ruleset_and_every_rule_point(pages: dict[str, str],
@@ -683,6 +716,12 @@ def test_the_cap_is_named_for_what_the_engine_caps(pages: dict[str, str]) -> Non
                              text, re.I), name
     for rid in RULESETS:
         page = pages[f"rulesets/{rid}.md"]
+        if not load(rid).has_landlord:  # no stake: the cap caps what each loser pays
+            label = "**Cap on what a losing player pays for his cards: "
+            assert label in page and f"Cap on {WORTH}" not in page, rid
+            block = page.split(label, 1)[1].split("<small", 1)[0]
+            assert "multiplier" not in block, (rid, block)
+            continue
         assert f"**Cap on {WORTH}: " in page, rid
         block = page.split(f"**Cap on {WORTH}: ", 1)[1].split("<small", 1)[0]
         assert phrase.search(block), (rid, block)
@@ -935,10 +974,15 @@ def test_the_matrix_has_teams_partner_and_every_class_event_read_from_each_rules
             rows[plain(row[0].split("<br>")[-1])] = row[1:]
     assert "teams.partner" in rows, "the matrix has no row for teams.partner"
     for rid, cell in zip(RULESETS, rows["teams.partner"], strict=True):
+        if not load(rid).has_landlord:  # no landlord, so no partner of his
+            assert plain(cell) == "not used", rid
+            continue
         value = load(rid).data["teams"]["partner"]["value"]
         assert plain(cell) == plain(value_text(value)), rid
     for rid, cell in zip(RULESETS, rows["deck.jokers"], strict=True):
-        assert cards_in(cell) == [load(rid).data["deck"]["jokers"]["value"]], rid
+        jokers = load(rid).data["deck"]["jokers"]["value"]
+        assert cards_in(cell) == ([jokers] if jokers else []), rid
+        assert jokers or plain(cell) == "none", rid
     for rid, cell in zip(RULESETS, rows["deck.copies"], strict=True):
         assert plain(cell) == str(load(rid).data["deck"]["copies"]["value"]), rid
     for rid, cell in zip(RULESETS, rows["players"], strict=True):
@@ -951,9 +995,13 @@ def test_the_matrix_has_teams_partner_and_every_class_event_read_from_each_rules
             cell = re.sub(r'^<span class="changed">(.*)</span>$', r"\1", cell)
             if name not in ruleset.data["classes"]:
                 assert plain(cell) == "no such kind"
-            else:
+            elif ruleset.has_landlord:
                 event = f"multiplier event: {class_event(ruleset, name)}"
                 assert cell.endswith(event), (rid, name)
+            else:  # no stake to multiply: what each other player pays at once
+                amount = dict(ruleset.bomb_payments).get(name)
+                paid = "none" if amount is None else f"{amount} from each other player"
+                assert cell.endswith(f"paid at once: {paid}"), (rid, name, cell)
 
 
 def test_the_glossary_defines_partner_called_rank_side_and_joker_bomb(
@@ -975,6 +1023,9 @@ def test_each_ruleset_page_settles_by_side_as_the_engine_does(pages: dict[str, s
     for rid in RULESETS:
         ruleset = load(rid)
         scoring_part = section(pages[f"rulesets/{rid}.md"], "## Scoring")
+        if not ruleset.has_landlord:
+            check_cards_left_table(ruleset, scoring_part)
+            continue
         (rows,) = tables_with(scoring_part, "Landlord's side", "Winner", "Landlord")
         sides = [(0,)] + ([(0, 1)] if ruleset.partner_rule != "none" else [])
         assert len(rows) == 2 * len(sides), rid
@@ -989,6 +1040,36 @@ def test_each_ruleset_page_settles_by_side_as_the_engine_does(pages: dict[str, s
             assert row[-1] == units(scores[len(side)]), (rid, row)
             if len(side) > 1:
                 assert row[3] == units(scores[1]), (rid, row)
+
+
+def check_cards_left_table(ruleset: Any, scoring_part: str) -> None:
+    """Without a landlord: each row of the scoring table is what the engine's settlement
+    (``scoring.settle_alone``) pays for the cards left, shut-outs, liability and bombs shown,
+    seat 0 out first; and the rows show a shut-out, a liable seat and a bomb where the rules
+    give each an effect."""
+    (rows,) = tables_with(scoring_part, "The end of the hand", "Cards left", "Shut out")
+    order = [r for r in ruleset.deck_ranks for _ in range(ruleset.copies[r])]
+    seen_shut = seen_liable = seen_bomb = False
+    for _what, left_cell, shut_cell, liable_cell, bombs_cell, scores_cell in rows:
+        left = [int(n) for n in re.findall(r"seat \d+ (\d+)", left_cell)]
+        shut = [int(s) for s in re.findall(r"seat (\d+)", shut_cell)]
+        liable = [int(s) for s in re.findall(r"seat (\d+)", liable_cell)]
+        bombs = [scoring.BonusPayment("", int(seat), int(amount)) for seat, amount in
+                 re.findall(r"seat (\d+): (\d+) from each other player", bombs_cell)]
+        hands = [pack_ranks(order[:n]) for n in left]
+        plays = [0 if seat in shut else 1 for seat in range(ruleset.players)]
+        result = scoring.settle_alone(ruleset, 0, hands, plays, liable[0] if liable else None,
+                                      bombs)
+        shown = [int(n) for n in re.findall(r"seat \d+ ([+-]?\d+)", scores_cell)]
+        assert shown == list(result.scores), (ruleset.id, scores_cell)
+        assert sum(shown) == 0
+        seen_shut |= bool(shut)
+        seen_liable |= bool(liable)
+        seen_bomb |= bool(bombs)
+    assert seen_shut == (ruleset.shut_out != 1), ruleset.id
+    assert seen_liable == ("scoring.liability" not in inert_points(ruleset)
+                           and ruleset.liability != "none"), ruleset.id
+    assert seen_bomb == bool(ruleset.bomb_payments), ruleset.id
 
 
 def test_the_format_page_shows_teams_partner_and_class_events_as_the_rulesets_use_them(

@@ -1,8 +1,10 @@
 """Whole hands under every bundled ruleset: the invariants of the hand state machine.
 
-Cards are conserved at every step; every hand ends; settlement sums to zero; the multiplier is
-the product of its logged events; spring and anti-spring never both; the same seed gives the
-same hand; and a seat's view is the same whichever way the cards it cannot see are dealt.
+Cards are conserved at every step (with suits, every suited card dealt exactly once); every hand
+ends; settlement sums to zero; the multiplier is the product of its logged events; spring and
+anti-spring never both; the same seed gives the same hand; a seat's view is the same whichever
+way the cards it cannot see are dealt; and, where the play duties bind (Run Fast), nobody passes
+who could beat and no single breaks the last-card warning.
 """
 
 from __future__ import annotations
@@ -10,17 +12,20 @@ from __future__ import annotations
 import random
 from math import prod
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from ddz_rules import RulesetError, cards, load
+from ddz_rules import RulesetError, cards, duties, load
 from ddz_rules.auction import IllegalActionError
-from ddz_rules.game import Deal, Hand, KittyTaken, Phase, Played
+from ddz_rules.game import PASS, Action, Deal, Hand, KittyTaken, Phase, Played, first_leader
+from ddz_rules.ruleset import Ruleset
 from ddz_rules.scoring import Result, settle
 from ddz_rules.simulate import play_random
+from ddz_rules.table import Play
 
 from .conftest import FIXTURES, RULESETS
 
@@ -37,6 +42,68 @@ def cards_in_play(hand: Hand) -> int:
     return total
 
 
+def suited_deal_is_whole(hand: Hand) -> bool:
+    """With suits, every suited card of the deck is dealt exactly once, to a seat or set
+    aside, and each seat's suited cards are its dealt ranks; without suits, nothing suited."""
+    deal, r = hand.deal, hand.ruleset
+    if not r.suits:
+        return deal.suited == () and deal.suited_rest == ()
+    every = [c for seat in deal.suited for c in seat] + list(deal.suited_rest)
+    ranks = tuple(cards.pack_ranks([cards.parse_suited(c)[0] for c in seat])
+                  for seat in deal.suited)
+    rest = cards.pack_ranks([cards.parse_suited(c)[0] for c in deal.suited_rest])
+    return (sorted(every) == sorted(r.suited_deck) and ranks == deal.hands
+            and rest == deal.kitty + deal.undealt)
+
+
+def beating_plays_allowed(hand: Hand) -> list[Play]:
+    """The plays the seat to act may beat the last play with, read from the rule values
+    alone (not from :mod:`ddz_rules.duties`): every play of the table that the seat holds and
+    that beats, less those kept for a last play that would not empty the hand, the singles
+    below the seat's highest rank while the next seat holds one card under
+    ``last_card_warning: highest_single``, and, on the hand's first play, those without the
+    lead card's rank."""
+    r, seat = hand.ruleset, hand.to_act
+    assert seat is not None and hand.to_beat is not None
+    held = hand.hands[seat]
+    counts = cards.unpack(held)
+    top = max(rank for rank, n in enumerate(counts) if n)
+    warned = (r.last_card_warning == "highest_single"
+              and cards.size(hand.hands[(seat + 1) % r.players]) == 1)
+    first = r.first_play_holds_lead_card and not hand.public_plays and hand.deal.lead_card
+    lead = hand.deal.lead_card
+    must_hold = cards.parse_suited(lead)[0] if first and lead else None
+    found = []
+    for play in hand.table.filter_answers(held, hand.to_beat.reading):
+        if play.reading.type in r.last_play_only and play.key != held:
+            continue
+        if warned and cards.size(play.key) == 1 and cards.unpack(play.key)[top] != 1:
+            continue
+        if must_hold is not None and not cards.unpack(play.key)[must_hold]:
+            continue
+        found.append(play)
+    return found
+
+
+def check_duties(hand: Hand, action: Action) -> None:
+    """Before ``action`` is applied: under ``play.must_beat`` a pass comes only from a seat
+    with no allowed beating play; under ``last_card_warning: highest_single`` a single played
+    while the next seat holds one card is of the player's highest rank."""
+    r, seat = hand.ruleset, hand.to_act
+    if hand.phase is not Phase.PLAY or seat is None:
+        return
+    if action == PASS:
+        if r.must_beat:
+            assert not beating_plays_allowed(hand), "a seat that could beat passed"
+        return
+    assert isinstance(action, Play)
+    if (r.last_card_warning == "highest_single" and cards.size(action.key) == 1
+            and cards.size(hand.hands[(seat + 1) % r.players]) == 1):
+        counts = cards.unpack(hand.hands[seat])
+        assert cards.unpack(action.key)[max(k for k, n in enumerate(counts) if n)] == 1, (
+            "a single below the highest rank to a warned player")
+
+
 def max_steps(hand: Hand) -> int:
     """A bound on a hand's actions: the auction's longest run, then a card or a pass per step."""
     r = hand.ruleset
@@ -47,8 +114,14 @@ def max_steps(hand: Hand) -> int:
 class HandMachine(RuleBasedStateMachine):
     """Random legal actions under a random bundled ruleset, checking invariants at each step."""
 
-    @initialize(ruleset=st.sampled_from(RULESETS), seed=st.integers(0, 2**31 - 1))
-    def deal(self, ruleset: str, seed: int) -> None:
+    #: The bundled rulesets the machine deals under.
+    rulesets: ClassVar[tuple[str, ...]] = tuple(RULESETS)
+
+    @initialize(data=st.data(), seed=st.integers(0, 2**31 - 1))
+    def deal(self, data: st.DataObject, seed: int) -> None:
+        self.start(data.draw(st.sampled_from(self.rulesets)), seed)
+
+    def start(self, ruleset: str, seed: int) -> None:
         r = load(ruleset)
         self.hand = Hand.new(r, seed, dealer=seed % r.players)
         self.steps = 0
@@ -57,17 +130,19 @@ class HandMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def act(self, data: st.DataObject) -> None:
         action = data.draw(st.sampled_from(self.hand.legal_actions()))
+        check_duties(self.hand, action)
         self.hand.apply(action)
         self.steps += 1
 
     @precondition(lambda self: self.hand.result is not None)
     @rule(seed=st.integers(0, 2**31 - 1))
     def next_hand(self, seed: int) -> None:
-        self.deal(self.hand.ruleset.id, seed)
+        self.start(self.hand.ruleset.id, seed)
 
     @invariant()
     def cards_are_conserved(self) -> None:
         assert cards_in_play(self.hand) == self.hand.ruleset.deck_key
+        assert suited_deal_is_whole(self.hand)
 
     @invariant()
     def the_hand_is_within_its_step_bound(self) -> None:
@@ -89,23 +164,54 @@ TestHandMachine = HandMachine.TestCase
 TestHandMachine.settings = settings(max_examples=25, stateful_step_count=120, deadline=None)
 
 
+class LeaderlessHandMachine(HandMachine):
+    """The same machine under the rulesets without a landlord only (Run Fast), where the play
+    duties bind: must beat, the last-card warning, the lead card in the first play."""
+
+    rulesets = tuple(r for r in RULESETS if not load(r).has_landlord)
+
+
+TestLeaderlessHandMachine = LeaderlessHandMachine.TestCase
+TestLeaderlessHandMachine.settings = settings(max_examples=15, stateful_step_count=120,
+                                              deadline=None)
+
+
+def test_the_leaderless_machine_has_rulesets_to_deal() -> None:
+    assert {"run-fast", "run-fast-15"} <= set(LeaderlessHandMachine.rulesets)
+
+
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_every_hand_ends_zero_sum_with_conserved_cards(ruleset_id: str, seed: int) -> None:
     ruleset = load(ruleset_id)
     hand = Hand.new(ruleset, seed)
     rng = random.Random(seed)
+    assert suited_deal_is_whole(hand)
     for _ in range(max_steps(hand)):
         if hand.result is not None:
             break
-        hand.apply(rng.choice(hand.legal_actions()))
+        action = rng.choice(hand.legal_actions())
+        check_duties(hand, action)
+        hand.apply(action)
         assert cards_in_play(hand) == ruleset.deck_key
     result = hand.result
     assert result is not None, "the hand did not end within its step bound"
     assert sum(result.scores) == 0
     assert result.multiplier == prod(e.factor for e in result.events)
     assert not (result.spring and result.anti_spring)
-    if not result.redeal:  # each peasant settles the stake; the landlord's side shares it
+    if not ruleset.has_landlord:  # the first player out is paid for the cards left
+        assert result.first_out is not None and result.landlord is None
+        assert result.cards_left == tuple(cards.size(h) for h in hand.hands)
+        assert result.cards_left[result.first_out] == 0 and result.winners == (result.first_out,)
+        owed = [0 if s == result.first_out else cards_owed(ruleset, n, s in result.shut_out)
+                for s, n in enumerate(result.cards_left)]
+        if result.liable is not None:
+            owed = [sum(owed) if s == result.liable else 0 for s in range(ruleset.players)]
+        scores = stake_scores(result, ruleset.players)
+        assert scores[result.first_out] == sum(owed)
+        assert all(scores[s] == -owed[s] for s in range(ruleset.players) if s != result.first_out)
+        assert list(result.bombs_paid) == hand.bombs_paid
+    elif not result.redeal:  # each peasant settles the stake; the landlord's side shares it
         stake = result.base * result.multiplier
         if ruleset.cap is not None:
             stake = min(stake, ruleset.cap)
@@ -121,11 +227,20 @@ def test_every_hand_ends_zero_sum_with_conserved_cards(ruleset_id: str, seed: in
         assert not result.payments, "a deal thrown in pays no dealt-hand bonus"
 
 
+def cards_owed(ruleset: Ruleset, left: int, shut_out: bool) -> int:
+    """What a losing seat holding ``left`` cards pays the first player out
+    (``scoring.settlement: cards_left``): per card, doubled (``scoring.shut_out``) if shut
+    out, at most ``scoring.cap``."""
+    due = left * ruleset.per_card * (ruleset.shut_out if shut_out else 1)
+    return due if ruleset.cap is None else min(due, ruleset.cap)
+
+
 def stake_scores(result: Result, players: int) -> list[int]:
-    """A settled hand's scores without its dealt-hand bonus payments: what the stake alone
-    settled. Each payment is paid to its holder by every other seat, so it sums to zero."""
+    """A settled hand's scores without its dealt-hand bonus payments and bombs paid at once:
+    what the stake (or the cards left) alone settled. Each payment is paid to its holder by
+    every other seat, so it sums to zero."""
     scores = list(result.scores)
-    for paid in result.payments:
+    for paid in (*result.payments, *result.bombs_paid):
         for seat in range(players):
             scores[seat] -= paid.amount * (players - 1) if seat == paid.seat else -paid.amount
     return scores
@@ -209,10 +324,13 @@ def _redistributed(hand: Hand, seat: int, rng: random.Random) -> Deal:
         if not cards.contains(played[fb] + hand.deal.kitty * (fb == hand.landlord), one):
             known[fb] += one
     others = [o for o in range(n) if o != seat]
+    # The set-aside cards below the lead card stay aside: the first leader holds the lowest
+    # card dealt, so the cards below his are known to be set aside (to him at least).
+    aside = _aside_below_lead(hand)
     pool: list[int] = []
     for o in others:
         pool += _ranks(hand.hands[o] - known[o])
-    pool += _ranks(hand.deal.undealt)
+    pool += _ranks(hand.deal.undealt - aside)
     if not (taken and kitty_known):
         pool += _ranks(hand.deal.kitty)
     rng.shuffle(pool)
@@ -225,7 +343,7 @@ def _redistributed(hand: Hand, seat: int, rng: random.Random) -> Deal:
     current = list(hand.hands)
     for o in others:
         current[o] = known[o] + take(cards.size(hand.hands[o] - known[o]))
-    undealt = take(cards.size(hand.deal.undealt))
+    undealt = aside + take(cards.size(hand.deal.undealt - aside))
     kitty = hand.deal.kitty if (taken and kitty_known) else take(r.kitty)
     dealt = []
     for o in range(n):
@@ -234,8 +352,58 @@ def _redistributed(hand: Hand, seat: int, rng: random.Random) -> Deal:
             start -= kitty
         dealt.append(start)
     d = hand.deal
+    if not r.suits:
+        return Deal(tuple(dealt), kitty, undealt, d.dealer, d.first_bidder, d.marked_card,
+                    d.turned_card, None, d.wild)
+    # Suits: the seat keeps its own suited cards; every other suited card, set-aside ones
+    # included, is dealt anew to fit the ranks above, until the same seat leads first (who
+    # leads is public, so the rules tell that much about who holds the lead card).
+    for _ in range(1000):
+        held, rest = _suited_anew(hand, seat, dealt, rng)
+        if first_leader(r, held)[0] == d.first_bidder:
+            break
+    else:
+        raise AssertionError("no redeal of the unseen suited cards keeps the first leader")
     return Deal(tuple(dealt), kitty, undealt, d.dealer, d.first_bidder, d.marked_card,
-                d.turned_card, None, d.wild)
+                d.turned_card, None, d.wild, held, rest, first_leader(r, held)[1])
+
+
+def _suited_anew(hand: Hand, seat: int, dealt: list[int], rng: random.Random
+                 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """Suited cards for the ranks ``dealt`` to each seat: ``seat`` keeps its own, the other
+    seats and the set-aside cards share the rest of the suited deck at random."""
+    r = hand.ruleset
+    order = {card: i for i, card in enumerate(r.suited_deck)}
+    below = _below_lead(hand)
+    unseen: dict[int, list[str]] = {}
+    for card in r.suited_deck:
+        if card not in hand.deal.suited[seat] and card not in below:
+            unseen.setdefault(cards.parse_suited(card)[0], []).append(card)
+    for pile in unseen.values():
+        rng.shuffle(pile)
+    held = []
+    for o in range(r.players):
+        if o == seat:
+            held.append(hand.deal.suited[seat])
+            continue
+        mine = [unseen[rank].pop() for rank in _ranks(dealt[o])]
+        held.append(tuple(sorted(mine, key=order.__getitem__)))
+    rest = tuple(sorted([*below, *(c for pile in unseen.values() for c in pile)],
+                        key=order.__getitem__))
+    return tuple(held), rest
+
+
+def _below_lead(hand: Hand) -> tuple[str, ...]:
+    """The suited cards below the hand's lead card (all set aside), lowest first."""
+    lead = hand.deal.lead_card
+    if lead is None:
+        return ()
+    deck = hand.ruleset.suited_deck
+    return deck[:deck.index(lead)]
+
+
+def _aside_below_lead(hand: Hand) -> int:
+    return cards.pack_ranks([cards.parse_suited(c)[0] for c in _below_lead(hand)])
 
 
 def _ranks(key: int) -> list[int]:
@@ -264,11 +432,41 @@ def test_a_view_does_not_depend_on_cards_the_seat_cannot_see(ruleset_id: str, se
         hand.apply(action)
         actions.append(action)
     seat = data.draw(st.integers(0, ruleset.players - 1))
-    other = Hand(ruleset, _redistributed(hand, seat, random.Random(seed + 1)))
-    for action in actions:
-        other.apply(action)
+    rng = random.Random(seed + 1)
+    # Where the play duties bind, the public story tells more: a seat that passed under
+    # must-beat could not beat, a single to a warned player was its player's highest. A deal
+    # of the unseen cards that contradicts it is refused at replay, and another is drawn.
+    tries = 300 if duties.binding(ruleset) else 1
+    for _ in range(tries):
+        other = Hand(ruleset, _redistributed(hand, seat, rng))
+        try:
+            for action in actions:
+                other.apply(action)
+            break
+        except IllegalActionError:
+            continue
+    else:
+        raise AssertionError(f"no deal of the unseen cards in {tries} tells the same story")
     assert other.view(seat) == hand.view(seat)
     assert cards_in_play(other) == ruleset.deck_key
+    assert suited_deal_is_whole(other)
+    if ruleset.suits:  # the unseen suited cards did move, where there were others to move
+        unseen = [o for o in range(ruleset.players) if o != seat]
+        assert (any(other.deal.suited[o] != hand.deal.suited[o] for o in unseen)
+                or other.deal.suited_rest != hand.deal.suited_rest or _same_only(hand, seat))
+
+
+def _same_only(hand: Hand, seat: int) -> bool:
+    """Whether no other deal of the unseen suited cards keeps the first leader: never for the
+    decks bundled, checked so that the test above cannot pass by moving nothing."""
+    rng = random.Random(0)
+    dealt = list(hand.deal.hands)
+    for _ in range(1000):
+        held, rest = _suited_anew(hand, seat, dealt, rng)
+        if (first_leader(hand.ruleset, held)[0] == hand.deal.first_bidder
+                and (held, rest) != (hand.deal.suited, hand.deal.suited_rest)):
+            return False
+    return True
 
 
 @pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "four-player"])

@@ -14,10 +14,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ddz_rules import PlayTable, Reading, compile_table, load
+from ddz_rules import PlayTable, Reading, cards, compile_table, load
 from ddz_rules.cards import key_text, pack_ranks, unpack
 
 from .conftest import FIXTURES, RULESETS, table_of
+from .digests import deal_digest, table_digest
 
 
 def test_unique_reading_holds_exhaustively_where_claimed(table: PlayTable) -> None:
@@ -136,13 +137,18 @@ def test_only_higher_classes_cross_types(table: PlayTable) -> None:
 
 
 def test_the_top_play_beats_every_other_and_nothing_beats_it(table: PlayTable) -> None:
-    """The rocket (BR), or with two decks the four jokers (BBRR): one play, above all."""
+    """The rocket (BR), or with two decks the four jokers (BBRR): one play, above all; in a
+    deck without jokers, the highest play of the highest class (Run Fast's bomb of kings, or
+    run-fast-15's three aces)."""
     top = max(c.level for c in table.ruleset.combinations)
     tops = [r for r in _readings(table) if r.level == top]
-    assert len(tops) == 1 and tops[0].rank == "R"
+    best = max(tops, key=lambda r: r.rank_index)
+    assert [r for r in tops if r.rank_index == best.rank_index] == [best]
+    if table.ruleset.copies[cards.BIG_JOKER]:
+        assert len(tops) == 1 and best.rank == "R"
     for reading in _readings(table):
-        if reading != tops[0]:
-            assert tops[0].beats(reading) and not reading.beats(tops[0])
+        if reading != best:
+            assert best.beats(reading) and not reading.beats(best)
 
 
 def test_with_two_decks_more_cards_make_a_stronger_bomb() -> None:
@@ -172,3 +178,27 @@ def test_a_card_set_reads_each_type_length_and_rank_once(table: PlayTable) -> No
     for key in table:
         readings = table.readings(key)
         assert len({r.short() for r in readings}) == len(readings), key
+
+
+# ------------------------------------------------------------ older rulesets unchanged
+
+#: Digests of the rulesets bundled before the language could say a game without a landlord,
+#: written by ``python -m tests.digests`` from the code of that time (commit d73e29d).
+GOLDEN_DIGESTS = json.loads((FIXTURES / "golden_digests.json").read_text())
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(GOLDEN_DIGESTS))
+def test_an_older_rulesets_play_table_is_byte_identical(ruleset_id: str) -> None:
+    assert table_digest(ruleset_id) == GOLDEN_DIGESTS[ruleset_id]["table"]
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(GOLDEN_DIGESTS))
+def test_an_older_rulesets_deals_are_unchanged(ruleset_id: str) -> None:
+    assert deal_digest(ruleset_id) == GOLDEN_DIGESTS[ruleset_id]["deals"]
+
+
+def test_the_digests_cover_every_older_ruleset_and_tell_tables_apart() -> None:
+    assert set(GOLDEN_DIGESTS) <= set(RULESETS) and len(GOLDEN_DIGESTS) == 14
+    tables = {d["table"] for d in GOLDEN_DIGESTS.values()}
+    assert GOLDEN_DIGESTS["classic"]["table"] != GOLDEN_DIGESTS["two-player"]["table"]
+    assert table_digest("run-fast") not in tables and table_digest("run-fast-15") not in tables

@@ -38,7 +38,7 @@ def test_readme_example_prints_what_the_readme_shows(command: str, expected: str
 def test_the_readme_lists_every_bundled_ruleset() -> None:
     from ddz_rules import bundled_ids
 
-    listed = set(re.findall(r"^\| `([a-z-]+)` \| `(?:rules|variants)/", README, re.M))
+    listed = set(re.findall(r"^\| `([a-z0-9-]+)` \| `(?:rules|variants)/", README, re.M))
     assert listed == set(bundled_ids())
 
 

@@ -242,6 +242,10 @@ def outlook_key(ruleset: Ruleset) -> str:
     auction = dict(data.get("auction", {}))
     auction.pop("first_bidder", None)
     data["auction"] = auction
+    # ``teams.sides: landlord`` was what every ruleset meant before the point was stated:
+    # leaving it out keeps the key of every outlook fitted before then.
+    if data.get("teams", {}).get("sides") == "landlord":
+        data["teams"] = {k: v for k, v in data["teams"].items() if k != "sides"}
     text = json.dumps([MODEL_VERSION, FIT_HANDS, FIT_SEED, data], sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 

@@ -1,7 +1,7 @@
 """Sensible rules of thumb: bid on control cards, lead low, answer with the smallest play that
-beats, and keep bombs unless an opponent is about to go out, a bomb is paid for at once or a
-pass is not allowed. With no landlord, no low single is played to a next player holding one
-card while another play will do.
+beats, and keep bombs unless an opponent is about to go out or a bomb is paid for at once
+(where a pass is not allowed, the lowest play that beats). With no landlord, no low single is
+played to a next player holding one card while another play will do.
 
 Leading low means leading the lowest card held, in the play that sheds the most cards with it:
 with ``3456789TJQKA`` in hand that is the whole chain, not the lone 3. Keeping bombs means
@@ -95,10 +95,13 @@ class StandardBot(Bot):
                                              p.reading.rank_index, cards.size(p.key)))
             if not breaks(best, bombs):
                 return best
-        # A bomb is spent on an opponent about to go out, where each bomb is paid for at once
-        # (``scoring.bomb_payments``), or where a pass is not allowed (``play.must_beat``).
-        if (PASS not in view.legal or any(bomb_payment(self.ruleset, p) for p in plays)
+        # A bomb is spent on an opponent about to go out, or where each bomb is paid for at
+        # once (``scoring.bomb_payments``).
+        if (any(bomb_payment(self.ruleset, p) for p in plays)
                 or any(distance(view, s) <= BOMB_WHEN_OPPONENT_WITHIN for s in opponents(view))):
             return min(plays, key=lambda p: (p.reading.level == 0, p.reading.level,
                                              p.reading.rank_index))
+        if PASS not in view.legal:  # play.must_beat: a seat that can beat may not pass
+            return min(plays, key=lambda p: (p.reading.level, p.reading.rank_index,
+                                             cards.size(p.key)))
         return PASS

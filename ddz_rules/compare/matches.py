@@ -25,7 +25,7 @@ from ddz_rules.compare.runner import bot_for, check_bots, loaded, prepare_bots
 from ddz_rules.compare.stats import mean_interval, proportion_interval
 from ddz_rules.errors import UsageError
 from ddz_rules.game import Hand
-from ddz_rules.match import MAX_REDEALS, MatchState, first_dealer
+from ddz_rules.match import MAX_REDEALS, MatchState, first_dealer, hand_winners
 from ddz_rules.records import to_record
 from ddz_rules.ruleset import Ruleset
 
@@ -147,8 +147,7 @@ def play_match(task: MatchTask, records: bool = False) -> dict[str, Any]:
             assert seat is not None
             hand.apply(bots[seat].choose(hand.view(seat), rng))
         result = hand.result
-        winners = tuple(sorted(result.winners))  # the winning side, or the first player out
-        state.add(result.scores, winners, result.redeal)
+        state.add(result.scores, hand_winners(result), result.redeal)
         thrown_in = thrown_in + 1 if result.redeal and not state.hands[-1].counted else 0
         if thrown_in > MAX_REDEALS:
             raise UsageError(f"{ruleset.id}: {MAX_REDEALS} deals in a row were thrown in "

@@ -200,9 +200,42 @@ INVARIANTS = (
          ("test_records.py", "test_simulate_is_reproducible_from_its_seed"),
          ("test_records.py", "test_every_simulated_hand_replays_to_the_same_result"))),
     Invariant(
+        "The play duties are never broken",
+        "Where a ruleset has them (Run Fast), no seat passes while it holds an allowed play "
+        "that beats the last one (play.must_beat), no single below a player's highest rank is "
+        "played while the next player holds one card (play.last_card_warning), the hand's "
+        "first play holds the lead card's rank, and a combination kept for the last play is "
+        "played only to empty a hand. With suits, every suited card is dealt exactly once, "
+        "to a seat or set aside; the first player out is paid for every card left, shut-outs "
+        "and the cap included, or one liable player pays it all; bombs are paid at once.",
+        "The referee never lets a player off a duty, nor invents one: what it offers and "
+        "refuses is what the rules say, read from the rule values alone.",
+        "A state machine and seeded random hands under run-fast and run-fast-15, checked at "
+        "every action against an independent reading of the rule values (Hypothesis), and "
+        "one test per rule clause on chosen deals.",
+        (("test_hand.py", "LeaderlessHandMachine.cards_are_conserved"),
+         ("test_hand.py", "test_every_hand_ends_zero_sum_with_conserved_cards"),
+         ("test_run_fast.py", "test_a_player_who_can_beat_may_not_pass"),
+         ("test_run_fast.py",
+          "test_with_the_next_player_on_one_card_a_single_must_be_the_players_highest_rank"),
+         ("test_run_fast.py", "test_the_first_play_must_contain_a_3"),
+         ("test_run_fast.py", "test_a_low_single_that_lets_the_warned_player_out_pays_for_all"),
+         ("test_run_fast.py", "test_the_cap_applies_to_each_loser_alone"))),
+    Invariant(
+        "Older rulesets unchanged",
+        "Every ruleset bundled before the language could say a game without a landlord "
+        "compiles to the same play table, every play and reading, and deals the same cards "
+        "from the same seeds, as before (digests of both, written by the code of that time).",
+        "A hand, a record or a published number under those rulesets means what it meant.",
+        "Exact: a digest of each whole table and of twelve deals per ruleset.",
+        (("test_play_table.py", "test_an_older_rulesets_play_table_is_byte_identical"),
+         ("test_play_table.py", "test_an_older_rulesets_deals_are_unchanged"))),
+    Invariant(
         "Views are independent of hidden cards",
         "What a seat's view holds is the same however the cards it cannot see are dealt among "
-        "the other seats, the kitty and the undealt cards.",
+        "the other seats, the kitty and the undealt cards (with suits, the other seats' "
+        "suited cards and the cards set aside), in every deal that tells the same public "
+        "story.",
         "A player, or a program playing for one, learns nothing from the engine that the "
         "rules keep hidden: only its own cards and what is public.",
         "Random hands re-dealt with the unseen cards shuffled, then the same actions replayed "

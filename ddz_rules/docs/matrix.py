@@ -27,7 +27,7 @@ from ddz_rules.docs.render import (
 )
 from ddz_rules.docs.rulesets import (
     beats_text,
-    class_event,
+    class_scoring,
     fixed_cards,
     playable_ranks,
     point_label,
@@ -39,7 +39,7 @@ GROUPS = {
     "players": "Who plays",
     "deck": "The deck",
     "deal": "The deal",
-    "teams": "The landlord's side",
+    "teams": "Sides",
     "auction": "The auction",
     "play": "The play",
     "ending": "How a hand ends",
@@ -119,7 +119,9 @@ def deck_cell(ruleset: Ruleset) -> str:
 
 
 def sides_cell(ruleset: Ruleset) -> str:
-    """The sides a hand can have, from ``players`` and ``teams.partner``."""
+    """The sides a hand can have, from ``players``, ``teams.sides`` and ``teams.partner``."""
+    if not ruleset.has_landlord:
+        return f"no landlord: each of the {ruleset.players} alone"
     text = f"landlord alone against {ruleset.players - 1}"
     if ruleset.partner_rule != "none":
         text += f", or landlord and partner against {ruleset.players - 2}"
@@ -209,7 +211,8 @@ def rows(book: Book) -> list[Row]:
             out.append(Row(GROUPS["deck"], "Cards in the deck", "deck",
                            tuple(deck_cell(r) for r in rulesets)))
         if path == ("teams", "partner"):
-            out.append(Row(GROUPS["teams"], "Who plays against whom", "players, teams.partner",
+            out.append(Row(GROUPS["teams"], "Who plays against whom",
+                           "players, teams.sides, teams.partner",
                            tuple(sides_cell(r) for r in rulesets)))
     classes: dict[str, None] = {}
     for r in rulesets:
@@ -224,8 +227,8 @@ def rows(book: Book) -> list[Row]:
                 continue
             own = class_label(name, r)  # bombs of four, where bombs come in several sizes
             cells.append(f"{f'{own}: ' if own != row_label else ''}beats "
-                         f"{beats_text(book, r, name, short=True)}<br>multiplier event: "
-                         f"{class_event(r, name)}")
+                         f"{beats_text(book, r, name, short=True)}<br>"
+                         f"{class_scoring(r, name)}")
         out.append(Row(CLASS_GROUP, row_label, f"classes.{name}", tuple(cells)))
     for name in combination_names(book):
         enabled = next((r for r in rulesets if name in r.class_of), None)
@@ -250,9 +253,11 @@ def matrix_page(book: Book) -> str:
              "# The variant matrix",
              f"Every bundled ruleset against every rule point: each rule point (a value with "
              f"its prose) of any ruleset file, among them who plays with whom "
-             f"(`teams.partner`) and the deck's copies and jokers; what each stronger kind of "
-             f"play (bombs of every size, the rocket, the joker bomb) beats, and the multiplier "
-             f"event it counts as (`classes.NAME.event`, else the class's own name); the wild "
+             f"(`teams.sides`, `teams.partner`) and the deck's copies and jokers; what each "
+             f"stronger kind of play (bombs of every size, the rocket, the joker bomb, the three "
+             f"aces) beats, and the multiplier event it counts as (`classes.NAME.event`, else "
+             f"the class's own name) or, where there is no landlord, what each other player "
+             f"pays at once for it (`scoring.bomb_payments`); the wild "
              f"cards ({term('laizi', 'wild-card')}): how many wild ranks a hand has and when "
              f"each is drawn, which ranks may be wild and what a wild may stand for (`wild`), "
              f"none where a ruleset has no wild cards; each "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import pairwise
 
 from ddz_rules.docs.render import NUMBER_WORDS, label, number
 from ddz_rules.ruleset import Ruleset
@@ -16,11 +17,13 @@ TYPE_NAMES = {
     "trio": "Trio",
     "trio_single": "Trio with a single",
     "trio_pair": "Trio with a pair",
+    "trio_two": "Trio with two",
     "straight": "Straight",
     "pair_straight": "Pair straight",
     "airplane": "Airplane",
     "airplane_singles": "Airplane with singles",
     "airplane_pairs": "Airplane with pairs",
+    "airplane_wings": "Airplane with wings",
     "four_two_singles": "Four with two singles",
     "four_two_pairs": "Four with two pairs",
     "bomb": "Bomb",
@@ -28,6 +31,7 @@ TYPE_NAMES = {
     "joker_bomb": "Joker bomb",
     "soft_bomb": "Soft bomb",
     "wild_bomb": "Wild bomb",
+    "aces": "Three aces",
 }
 
 #: What a player calls the plays of each class: (one, many, a label for tables).
@@ -36,7 +40,8 @@ CLASS_NOUNS = {"plain": ("ordinary play", "ordinary plays", "Ordinary plays"),
                "rocket": ("rocket", "rockets", "The rocket"),
                "joker_bomb": ("joker bomb", "joker bombs", "The joker bomb"),
                "soft_bomb": ("soft bomb", "soft bombs", "Soft bombs"),
-               "wild_bomb": ("wild bomb", "wild bombs", "Wild bombs")}
+               "wild_bomb": ("wild bomb", "wild bombs", "Wild bombs"),
+               "aces": ("bomb of three aces", "bombs of three aces", "The three aces")}
 
 
 def is_hard(ruleset: Ruleset | None, name: str, klass: bool = False) -> bool:
@@ -60,7 +65,9 @@ def bomb_sizes(ruleset: Ruleset) -> dict[str, int]:
     each such class with its size; empty where a bomb is only ever one size.
 
     A class counts when it is above ordinary plays and every type in it is N cards of one rank
-    and nothing else (no run, no kickers, not a fixed set), so the sizes come from the file.
+    and nothing else (no run, no kickers, not a fixed set), so the sizes come from the file;
+    and only where more cards always make a higher class (three aces above every bomb of four
+    is a bomb named for its cards, not its size).
 
     >>> from ddz_rules.ruleset import load
     >>> bomb_sizes(load("four-player"))["bomb_5"], bomb_sizes(load("four-player"))["bomb"]
@@ -75,6 +82,10 @@ def bomb_sizes(ruleset: Ruleset) -> dict[str, int]:
         if (klass["level"] > 0 and members and len(widths) == 1
                 and all(not (c.fixed_set or c.is_chain or c.kicker_unit) for c in members)):
             sizes[name] = widths.pop()
+    levels = ruleset.data["classes"]
+    by_level = [sizes[n] for n in sorted(sizes, key=lambda n: levels[n]["level"])]
+    if any(low >= high for low, high in pairwise(by_level)):
+        return {}
     return sizes if len(set(sizes.values())) > 1 else {}
 
 

@@ -51,6 +51,21 @@ def card_faces(text: str) -> str:
     return f'<span class="cards" data-cards="{canonical}">{faces}</span>'
 
 
+#: The suit letters of ``deck.suits`` as the symbols a player reads.
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "C": "\u2663", "D": "\u2666"}
+
+
+def suited_face(card: str) -> str:
+    """One suited card (``3S``) with its suit's symbol, as a player reads it.
+
+    >>> suited_face("3S"), suited_face("TD")
+    ('3\u2660', '10\u2666')
+    """
+    rank, suit = cards.parse_suited(card)
+    shown = "10" if cards.RANKS[rank] == "T" else cards.RANKS[rank]
+    return shown + SUIT_SYMBOLS.get(suit, "")
+
+
 def card_list(texts: Iterable[str], sep: str = " ") -> str:
     """Several card sets, each as card faces."""
     return sep.join(card_faces(t) for t in texts)

@@ -41,13 +41,14 @@ from ddz_rules.docs.render import (
     label,
     number,
     plural,
+    suited_face,
     table,
     term,
     value_text,
 )
 from ddz_rules.game import ALONE, CALL
 from ddz_rules.ruleset import CombinationType, Ruleset, inert_points
-from ddz_rules.scoring import settle
+from ddz_rules.scoring import BonusPayment, Result, settle, settle_alone
 from ddz_rules.table import PlayTable, Reading
 
 #: Readable labels for the rule points the bundled rulesets use; others fall back to the key.
@@ -77,6 +78,20 @@ LABELS = {
     "scoring.anti_spring": "Anti-spring",
     "scoring.cap": f"Cap on {WORTH}",
     "scoring.settlement": "Settlement",
+    "scoring.per_card": "Paid for each card left",
+    "scoring.shut_out": "Factor for a player shut out",
+    "scoring.bomb_payments": "Bombs paid at once",
+    "scoring.liability": "Liability for letting a player out",
+    "teams.sides": "Sides",
+    "deck.suits": "Suits",
+    "deck.removed": "Cards taken out",
+    "play.first_leader": "Who leads the first trick",
+    "play.lead_card": "Lead card",
+    "play.lead_card_missing": "When the lead card is not dealt",
+    "play.first_play_holds_lead_card": "The first play holds the lead card",
+    "play.must_beat": "Must beat",
+    "play.last_card_warning": "Last-card warning",
+    "play.last_play_only": "Plays allowed only as a player's last",
     "may_match_body": "Kicker of the same rank as the main part",
     "max_copies_among_kickers": "Most cards of one rank among kickers",
     "both_jokers_as_kickers": "Both jokers as kickers",
@@ -115,15 +130,23 @@ WIDTH_NOUNS = {1: "card", 2: "pair", 3: "trio", 4: "four"}
 UNIT_WORDS = {1: "single card", 2: "pair"}
 
 
-def point_label(path: Sequence[str]) -> str:
+#: Labels of rule points whose meaning depends on the sides: where there is no landlord
+#: (``teams.sides: each_alone``) the cap caps what each losing player pays for his cards.
+ALONE_LABELS = {"scoring.cap": "Cap on what a losing player pays for his cards"}
+
+
+def point_label(path: Sequence[str], ruleset: Ruleset | None = None) -> str:
     dotted = ".".join(path)
+    if ruleset is not None and not ruleset.has_landlord and dotted in ALONE_LABELS:
+        return ALONE_LABELS[dotted]
     return LABELS.get(dotted) or LABELS.get(path[-1]) or label(path[-1])
 
 
-def point_md(point: RulePoint) -> str:
+def point_md(point: RulePoint, ruleset: Ruleset | None = None) -> str:
     """A rule point: its label and value in bold, then its prose, then its file key (small)."""
     value = value_text(point.value, point.path[-1])
-    return f"**{point_label(point.path)}: {value}**\n\n{point.text} {key_ref(point.dotted)}"
+    return (f"**{point_label(point.path, ruleset)}: {value}**\n\n{point.text} "
+            f"{key_ref(point.dotted)}")
 
 
 def class_plays(book: Book, ruleset: Ruleset, name: str) -> int:
@@ -238,10 +261,10 @@ def point_block(ruleset: Ruleset, point: RulePoint) -> str:
     ruleset (:func:`~ddz_rules.ruleset.inert_points`) is shown as not used, never its prose."""
     unused = inert_points(ruleset).get(point.dotted)
     if unused is not None:
-        return (f"**{point_label(point.path)}: not used**\n\nNot used under this ruleset: "
-                f"{unused}. {key_ref(point.dotted)}")
+        return (f"**{point_label(point.path, ruleset)}: not used**\n\nNot used under this "
+                f"ruleset: {unused}. {key_ref(point.dotted)}")
     shown = examples_md(prose_examples(ruleset).get(point.dotted, []))
-    return point_md(point) + (f"\n\n{shown}" if shown else "")
+    return point_md(point, ruleset) + (f"\n\n{shown}" if shown else "")
 
 
 def points_md(ruleset: Ruleset, points: Sequence[RulePoint]) -> str:
@@ -580,7 +603,9 @@ def combinations_md(book: Book, ruleset: Ruleset) -> str:
              f"play's reading says what it is: its type, the number of ranks in its run (1 when "
              f"it is not a run) and the highest rank of its main part, written "
              f"`type/length/rank`, as `{reading.short()}` for {shown}. "
-             + LEGEND]
+             + (LEGEND if not ruleset.suits else LEGEND.replace(
+                 "Suits never matter.", "Suits never matter in a play; they only name the "
+                 "lead card."))]
     if ruleset.wild_drawn:
         parts.append("The play table holds the plays of natural cards, as if no card were "
                      "wild. With a hand's wild cards more card sets are plays, and the types "
@@ -678,6 +703,21 @@ def class_event(ruleset: Ruleset, name: str) -> str:
     return "none" if factor is None else f"{code_html(event)} {TIMES}{factor}"
 
 
+def class_payment(ruleset: Ruleset, name: str) -> str:
+    """What each other player pays at once for a play of class ``name``
+    (``scoring.bomb_payments``), or ``none``."""
+    amount = dict(ruleset.bomb_payments).get(name)
+    return "none" if amount is None else f"{amount} from each other player"
+
+
+def class_scoring(ruleset: Ruleset, name: str) -> str:
+    """How a play of class ``name`` counts in the scoring: its multiplier event where a hand
+    has a stake, else what it is paid at once (``scoring.settlement: cards_left``)."""
+    if ruleset.has_landlord:
+        return f"multiplier event: {class_event(ruleset, name)}"
+    return f"paid at once: {class_payment(ruleset, name)}"
+
+
 def class_span(book: Book, ruleset: Ruleset, name: str) -> str:
     """The plays of a class, lowest to highest: ``3333 to 2222 (13 plays)``, or the one play."""
     table_ = book.table(ruleset.id)
@@ -721,15 +761,16 @@ def ladder_md(book: Book, ruleset: Ruleset) -> str:
         noun = class_noun(name, many=not only, ruleset=ruleset)
         label_ = noun if not only else article(noun, only=True)
         steps.append(f"1. **{label_[:1].upper()}{label_[1:]}**: "
-                     f"{class_span(book, ruleset, name)}; multiplier event: "
-                     f"{class_event(ruleset, name)}")
+                     f"{class_span(book, ruleset, name)}; {class_scoring(ruleset, name)}")
     top = classes[-1][1]
     top_only = class_plays(book, ruleset, top) == 1
     strongest = article(class_noun(top, ruleset=ruleset), top_only)
     text = ["The stronger kinds of play form a ladder, weakest first. Each kind beats every "
             "kind before it, whatever the types and ranks; within one kind, the higher main part "
             f"wins; nothing beats {strongest}{'' if top_only else ' of the highest rank'}. Each "
-            "counts in the scoring as the multiplier event shown (`scoring.multipliers`)."
+            + ("counts in the scoring as the multiplier event shown (`scoring.multipliers`)."
+               if ruleset.has_landlord else
+               "is paid at once as shown (`scoring.bomb_payments`), whatever happens next.")
             + (" A kind made with wild cards is shown as the engine reads it with the wild "
                "rank stated." if ruleset.wild_drawn else ""),
             "\n".join(steps)]
@@ -758,7 +799,8 @@ def beats_md(book: Book, ruleset: Ruleset) -> str:
                      f"{code_html(f'classes.{name}')} · level {klass['level']}</small>",
                      ", ".join(members) if members else "no type of this ruleset",
                      beats_text(book, ruleset, name) if members else "does not apply",
-                     class_event(ruleset, name),
+                     class_event(ruleset, name) if ruleset.has_landlord
+                     else class_payment(ruleset, name),
                      str(klass["text"])])
     stronger = sorted((k["level"], n) for n, k in ruleset.data["classes"].items()
                       if any(c.klass == n for c in ruleset.combinations))
@@ -777,9 +819,14 @@ def beats_md(book: Book, ruleset: Ruleset) -> str:
     ladder = ladder_md(book, ruleset)
     if ladder:
         parts.append(ladder)
-    parts.append("Every kind of play, with the multiplier event a play of it counts as in the "
+    if not ruleset.has_landlord:
+        parts.append("Every kind of play, with what each other player pays at once for a play "
+                     "of it (`scoring.bomb_payments`):")
+        parts.append(table(["Kind of play", "Types", "Beats", "Paid at once", "Rule"], rows))
+    else:
+        parts.append("Every kind of play, with the multiplier event a play of it counts as in the "
                  "scoring (`scoring.multipliers`):")
-    parts.append(table(["Kind of play", "Types", "Beats", "Multiplier event", "Rule"], rows))
+        parts.append(table(["Kind of play", "Types", "Beats", "Multiplier event", "Rule"], rows))
     examples = prose_examples(ruleset)
     for name in ruleset.data["classes"]:
         shown = examples_md(examples.get(f"classes.{name}", []))
@@ -861,10 +908,15 @@ def deck_facts(ruleset: Ruleset) -> str:
     suited = [r for r in ruleset.deck_ranks if r not in cards.JOKERS]
     jokers = "".join(cards.RANKS[r] * ruleset.copies[r] for r in ruleset.deck_ranks
                      if r in cards.JOKERS)
-    copies = ruleset.copies[suited[0]] if suited else 0
+    removed = [str(c) for c in lookup(ruleset.data, ("deck", "removed", "value")) or ()]
+    copies = (int(ruleset.data["deck"]["copies"]["value"]) if removed
+              else ruleset.copies[suited[0]] if suited else 0)
     text = (f"In all, {plural(ruleset.deck_size, 'card')}: {plural(len(suited), 'rank')} "
-            f"{TIMES} {plural(copies, 'copy')} = {plural(len(suited) * copies, 'card')}, and "
-            f"{plural(len(jokers), 'joker')}")
+            f"{TIMES} {plural(copies, 'copy')} = {plural(len(suited) * copies, 'card')}")
+    if removed:
+        text += (f", less the {size_word(len(removed))} "
+                 f"taken out ({' '.join(suited_face(c) for c in removed)})")
+    text += f", and {plural(len(jokers), 'joker')}"
     return text + (f" ({card_faces(jokers)})." if jokers else ".")
 
 
@@ -875,17 +927,23 @@ def deal_facts(ruleset: Ruleset) -> str:
              else " and none goes to a kitty")
     if ruleset.undealt:
         text += (f"; the other {number(ruleset.undealt)} of the "
-                 f"{plural(ruleset.deck_size, 'card')} are never dealt.")
+                 f"{plural(ruleset.deck_size, 'card')} are never dealt"
+                 + ("" if ruleset.has_landlord else
+                    f": they are {term('set aside', 'set-aside')} face down for the whole "
+                    f"hand, and nobody takes them") + ".")
     else:
         text += f": the whole deck of {plural(ruleset.deck_size, 'card')}."
-    if not ruleset.kitty:
+    if not ruleset.kitty and lookup(ruleset.data, ("deal", "kitty_shown")) is not None:
         text += (" With no kitty, whether it is shown (`deal.kitty_shown`) never comes into "
                  "play.")
     return text
 
 
 def sides_text(ruleset: Ruleset) -> str:
-    """Who plays against whom, from ``players`` and ``teams.partner``."""
+    """Who plays against whom, from ``players``, ``teams.sides`` and ``teams.partner``."""
+    if not ruleset.has_landlord:
+        return (f"each for himself, with no landlord: the first player out wins the hand "
+                f"({term('Run Fast', 'run-fast')})")
     peasants = plural(ruleset.players - 1, term("peasant", "peasant"),
                       term("peasants", "peasant"), spell=True)
     text = f"the {term('landlord', 'landlord')} alone against {peasants}"
@@ -908,6 +966,19 @@ def call_facts(ruleset: Ruleset) -> str:
             f"a join and the settlement by side.")
 
 
+def lead_facts(ruleset: Ruleset) -> str:
+    """Who leads the first trick without a landlord: the holder of the lead card, and who
+    leads where it is not dealt."""
+    assert ruleset.lead_card is not None
+    card = f"{cards.suited_name(ruleset.lead_card)} ({suited_face(ruleset.lead_card)})"
+    text = f"the holder of the {term('lead card', 'lead-card')}, the {card}"
+    if ruleset.first_play_holds_lead_card:
+        text += ", who must play it in his first play"
+    if ruleset.undealt and ruleset.lead_card_missing == "lowest_card":
+        text += "; when it is set aside, the holder of the lowest card dealt"
+    return text
+
+
 def glance_md(book: Book, ruleset: Ruleset) -> str:
     report = book.check(ruleset.id)
     readings = ("every play has exactly one reading" if not report["ambiguous"]
@@ -918,9 +989,14 @@ def glance_md(book: Book, ruleset: Ruleset) -> str:
                    else readings)
         readings = (f"{natural}; a play holding wild cards may read several ways, and its "
                     f"player names the one meant")
-    undealt = f"{number(ruleset.undealt)} never dealt" if ruleset.undealt else "all dealt"
+    undealt = (("all dealt" if not ruleset.undealt else
+                f"{number(ruleset.undealt)} never dealt") if ruleset.has_landlord else
+               "all dealt" if not ruleset.undealt else f"{number(ruleset.undealt)} set aside")
     hand = plural(ruleset.hand_size, "card")
-    if ruleset.kitty:
+    if not ruleset.has_landlord:
+        hand += ("; nobody takes more cards" if not ruleset.undealt else
+                 f"; {plural(ruleset.undealt, 'card')} are set aside and nobody takes them")
+    elif ruleset.kitty:
         hand += (f"; the landlord takes the {term('kitty', 'kitty')} of "
                  f"{plural(ruleset.kitty, 'card')} and holds {ruleset.max_hand}")
     else:
@@ -931,7 +1007,8 @@ def glance_md(book: Book, ruleset: Ruleset) -> str:
     rows = [["Players", f"{ruleset.players}: {sides_text(ruleset)}"],
             ["Deck", f"{plural(ruleset.deck_size, 'card')}, {undealt}"],
             ["Hand", hand],
-            ["Auction", code_html(ruleset.auction_family)],
+            (["Auction", code_html(ruleset.auction_family)] if ruleset.has_landlord else
+             ["First leader", lead_facts(ruleset)]),
             ["Combination types", str(len(ruleset.combinations))],
             ["Legal plays", number(report["plays"]) + (
                 " of natural cards; with wild cards, more card sets are plays"
@@ -1040,7 +1117,18 @@ def glossary_words(book: Book, ruleset: Ruleset) -> str:
     roles and sides the ruleset has, the kitty if it has one, its stronger kinds of play, and
     the scoring words its multipliers need."""
     known = set(glossary_ids(book))
-    words = [("landlord", "landlord"), ("peasant", "peasant")]
+    words = ([("landlord", "landlord"), ("peasant", "peasant")] if ruleset.has_landlord else
+             [("Run Fast", "run-fast"), ("first out", "first-out"), ("lead card", "lead-card")])
+    if ruleset.suits:
+        words.append(("suited card", "suited-card"))
+    if ruleset.must_beat:
+        words.append(("must beat", "must-beat"))
+    if ruleset.last_card_warning != "none" or ruleset.liability != "none":
+        words.append(("last-card warning", "last-card-warning"))
+    if "scoring.liability" not in inert_points(ruleset) and ruleset.liability != "none":
+        words.append(("liability", "liability"))
+    if not ruleset.has_landlord and ruleset.undealt:
+        words.append(("set-aside cards", "set-aside"))
     if ruleset.wild_drawn:
         words.append(("wild card", "wild-card"))
         if {"before_auction", "after_auction"} <= set(ruleset.wild_drawn):
@@ -1049,7 +1137,11 @@ def glossary_words(book: Book, ruleset: Ruleset) -> str:
         words += [("partner", "partner"), ("called rank", "called-rank"), ("side", "side")]
     if ruleset.kitty:
         words.append(("kitty", "kitty"))
-    words += [("bid", "bid"), ("trick", "trick"), ("kicker", "kicker"), ("run", "chain")]
+    words += [("bid", "bid")] if ruleset.has_landlord else []
+    words += [("trick", "trick"), ("kicker", "kicker"), ("run", "chain")]
+    if not ruleset.has_landlord and any(c.is_chain and c.width == 3 and c.kicker_unit
+                                        for c in ruleset.combinations):
+        words.append(("wings", "wings"))
     levels = ruleset.data["classes"]
     for name in sorted(set(ruleset.class_of.values()), key=lambda n: levels[n]["level"]):
         if name in bomb_sizes(ruleset):
@@ -1060,7 +1152,10 @@ def glossary_words(book: Book, ruleset: Ruleset) -> str:
             words.append((noun, next((a for a in anchors if a in known), anchors[-1])))
     if ruleset.settlement == "declared":
         words.append(("declared reading", "declared-reading"))
-    words += [("multiplier", "multiplier"), ("stake", "stake")]
+    if ruleset.has_landlord:
+        words += [("multiplier", "multiplier"), ("stake", "stake")]
+    elif ruleset.shut_out != 1:
+        words.append(("shut out", "shut-out"))
     if {"spring", "anti_spring"} & set(ruleset.factors):
         words.append(("spring", "spring"))
     return ", ".join(term(word, anchor) for word, anchor in dict.fromkeys(words)
@@ -1073,10 +1168,88 @@ def score_units(score: int) -> str:
     return ("+" if score > 0 else "-") + ("" if size == 1 else str(size)) + "S"
 
 
+@dataclass(frozen=True)
+class AloneCase:
+    """A hand's end to settle without a landlord: the cards each seat holds, whether it ever
+    played, who let the first player out (liability) and the bombs paid at once."""
+
+    what: str
+    left: tuple[int, ...]
+    played: tuple[bool, ...]
+    liable: int | None = None
+    bombs: tuple[tuple[str, int], ...] = ()
+
+    def settled(self, ruleset: Ruleset) -> Result:
+        """The engine's settlement of this end (:func:`ddz_rules.scoring.settle_alone`), seat
+        0 out first."""
+        order = [r for r in ruleset.deck_ranks for _ in range(ruleset.copies[r])]
+        hands = [cards.pack_ranks(order[:n]) for n in self.left]
+        bombs = [BonusPayment(name, seat, dict(ruleset.bomb_payments)[name])
+                 for name, seat in self.bombs]
+        return settle_alone(ruleset, 0, hands, [int(p) for p in self.played], self.liable,
+                            bombs)
+
+
+def alone_cases(ruleset: Ruleset) -> list[AloneCase]:
+    """The ends of a hand the scoring table of a ruleset without a landlord settles: the other
+    seats holding a few cards, one of them shut out, one of them paying for everyone, and a
+    bomb paid at once, each where the rules give it an effect."""
+    others = list(range(1, ruleset.players))
+    left = tuple([0] + [3 if seat == 1 else 1 for seat in others])
+    played = (True,) * ruleset.players
+    out = [AloneCase("every other player holds a few cards", left, played)]
+    if ruleset.shut_out != 1:
+        last = others[-1]
+        out.append(AloneCase(f"seat {last} never played a card",
+                             tuple(ruleset.hand_size if s == last else n
+                                   for s, n in enumerate(left)),
+                             tuple(s != last for s in range(ruleset.players))))
+    if "scoring.liability" not in inert_points(ruleset) and ruleset.liability != "none":
+        before = others[-1]  # the seat that plays just before seat 0
+        out.append(AloneCase(f"seat {before} let seat 0 out with a low single", left, played,
+                             liable=before))
+    if ruleset.bomb_payments:
+        name = ruleset.bomb_payments[0][0]
+        noun = article(class_noun(name, ruleset=ruleset))
+        out.append(AloneCase(f"seat {others[-1]} had played {noun}", left, played,
+                             bombs=((name, others[-1]),)))
+    return out
+
+
+def alone_settlement_md(ruleset: Ruleset) -> str:
+    """What each seat scores without a landlord, as the engine settles a few ends of a hand
+    (:func:`ddz_rules.scoring.settle_alone`)."""
+    rows = []
+    for case in alone_cases(ruleset):
+        result = case.settled(ruleset)
+        rows.append([case.what,
+                     "; ".join(f"seat {s} {n}" for s, n in enumerate(result.cards_left)),
+                     join_words([f"seat {s}" for s in result.shut_out]) or "nobody",
+                     f"seat {result.liable}" if result.liable is not None else "nobody",
+                     "<br>".join(f"seat {p.seat}: {p.amount} from each other player"
+                                 for p in result.bombs_paid) or "none",
+                     "; ".join(f"seat {s} {n:+d}" if n else f"seat {s} 0"
+                               for s, n in enumerate(result.scores))])
+    per = plural(ruleset.per_card, "point")
+    return (f"What each seat scores as the engine settles a hand, seat 0 having gone out "
+            f"first ({term('first out', 'first-out')}): each other player pays him {per} for "
+            f"each card he still holds"
+            + (f", {ruleset.shut_out} times that if he is {term('shut out', 'shut-out')}"
+               if ruleset.shut_out != 1 else "")
+            + ("; the seat who let him out pays for everyone where liability applies"
+               if any(c.liable is not None for c in alone_cases(ruleset)) else "")
+            + ("; a bomb is paid at once, whoever wins" if ruleset.bomb_payments else "")
+            + ".\n\n"
+            + table(["The end of the hand", "Cards left", "Shut out", "Pays for everyone",
+                     "Bombs paid at once", "Scores"], rows))
+
+
 def settlement_md(ruleset: Ruleset) -> str:
     """Who pays whom, in units of the stake S, as the engine settles a hand
     (:func:`ddz_rules.scoring.settle`): for the landlord alone and, where a partner may join
-    him, for a side of two."""
+    him, for a side of two; without a landlord, :func:`alone_settlement_md`."""
+    if not ruleset.has_landlord:
+        return alone_settlement_md(ruleset)
     stake = 1 if ruleset.cap is None else min(1, ruleset.cap)
     if stake < 1:
         return ""
@@ -1121,6 +1294,8 @@ def ruleset_page(book: Book, ruleset_id: str) -> str:
     head.append(glance_md(book, ruleset))
     body: list[str] = []
     for heading, key in SECTIONS:
+        if key == "teams" and not ruleset.has_landlord:
+            heading = "Each for himself"
         points = _section(ruleset.data, key)
         if points:
             body.append(f"## {heading}\n\n" + points_md(ruleset, points))
@@ -1141,8 +1316,9 @@ def ruleset_page(book: Book, ruleset_id: str) -> str:
             body.append(f"## {heading}\n\n" + points_md(ruleset, points))
         if key == "scoring":
             body.append(settlement_md(ruleset))
-    body.append("## A worked example\n\n" + worked.render(worked.worked_example(book, ruleset_id),
-                                                          worked.alone_example(ruleset)))
+    example = worked.worked_example(book, ruleset_id)
+    body.append("## A worked example\n\n" + worked.render(example, worked.alone_example(ruleset),
+                                                          worked.other_hands(book, example)))
     others = [k for k in ruleset.data if k not in covered_keys() and k not in
               ("id", "title", "summary", "source", "interpretations", "extends",
                "examples")]

@@ -32,12 +32,13 @@ from ddz_rules.docs.render import (
     card_faces,
     code_html,
     plural,
+    suited_face,
     table,
 )
 from ddz_rules.game import Called, Hand, Joined, Passed, Played, Said
 from ddz_rules.records import read_record, replay, to_record
-from ddz_rules.ruleset import Ruleset
-from ddz_rules.scoring import Result
+from ddz_rules.ruleset import Ruleset, inert_points
+from ddz_rules.scoring import BonusPayment, Result
 from ddz_rules.simulate import hand_seed, play_random
 from ddz_rules.wilds import wild_count
 
@@ -97,6 +98,8 @@ def added_events(book: Book, ruleset: Ruleset) -> list[str]:
 
 def wants(book: Book, ruleset: Ruleset) -> list[Want]:
     """What the worked example should show, the most wanted first."""
+    if not ruleset.has_landlord:
+        return alone_wants(ruleset)
     out: list[Want] = [("a multiplier event", lambda h: bool(_result(h).events))]
     if ruleset.partner_rule != "none":
         out.append(("a partner joining the landlord", lambda h: h.partner is not None))
@@ -116,6 +119,23 @@ def wants(book: Book, ruleset: Ruleset) -> list[Want]:
         out.append((f"an event this variant adds to {ruleset.base} ({names})",
                     lambda h: any(e.name in added for e in _result(h).events)))
     out.append(("at least two multiplier events", lambda h: len(_result(h).events) >= 2))
+    return out
+
+
+def alone_wants(ruleset: Ruleset) -> list[Want]:
+    """What a hand without a landlord should show, by the rules that shape its settlement: a
+    bomb paid at once, a player who pays for all, the lead card set aside, a player shut out."""
+    out: list[Want] = []
+    if ruleset.bomb_payments:
+        out.append(("a bomb paid at once", lambda h: bool(_result(h).bombs_paid)))
+    if "scoring.liability" not in inert_points(ruleset) and ruleset.liability != "none":
+        out.append(("a player who pays for everyone (liability)",
+                    lambda h: _result(h).liable is not None))
+    if ruleset.lead_card_missing is not None and ruleset.undealt:
+        out.append(("the lead card set aside, so that another card names the first leader",
+                    lambda h: h.deal.lead_card != ruleset.lead_card))
+    if ruleset.shut_out != 1:
+        out.append(("a player shut out", lambda h: bool(_result(h).shut_out)))
     return out
 
 
@@ -171,12 +191,29 @@ def seeded_hand(book: Book, ruleset: Ruleset) -> tuple[int, Hand, tuple[str, ...
     last wish while no seed shows them all; with what it shows."""
     hands = _Hands(ruleset)
     wished = wants(book, ruleset)
-    for size in range(len(wished), 0, -1):
+    for size in range(len(wished), -1, -1):
         now = wished[:size]
         found = hands.first(_all_of(now))
-        if found is not None:
+        if found is not None and (now or not wished):
             return (*found, tuple(words for words, _ in now))
-    raise RuntimeError(f"no hand of {ruleset.id} in {SEARCH} seeds has a multiplier event")
+    raise RuntimeError(f"no hand of {ruleset.id} in {SEARCH} seeds shows {wished[0][0]}")
+
+
+def other_hands(book: Book, example: WorkedExample) -> list[tuple[str, int, Hand]]:
+    """For a seeded hand without a landlord: each wish of :func:`wants` the worked example does
+    not show, with the first run seed whose hand shows it (where one of the first
+    :data:`SEARCH` does)."""
+    if example.run_seed is None or example.ruleset.has_landlord:
+        return []
+    hands = _Hands(example.ruleset)
+    out = []
+    for words, test in wants(book, example.ruleset):
+        if words in example.shows:
+            continue
+        found = hands.first(test)
+        if found is not None:
+            out.append((words, *found))
+    return out
 
 
 def alone_example(ruleset: Ruleset) -> tuple[int, Hand] | None:
@@ -289,9 +326,13 @@ def teams_of(hand: Hand) -> Teams:
     return Teams(called, alone, hand.partner, joined_at, joining)
 
 
-def render(example: WorkedExample, alone: tuple[int, Hand] | None = None) -> str:
+def render(example: WorkedExample, alone: tuple[int, Hand] | None = None,
+           others: list[tuple[str, int, Hand]] | None = None) -> str:
     """The worked example as Markdown: deal, auction, the partner call, play, join,
-    settlement; and, where given, a hand in which the landlord ended alone."""
+    settlement; and, where given, a hand in which the landlord ended alone. Without a
+    landlord (:func:`render_alone`), ``others`` are the hands of :func:`other_hands`."""
+    if not example.ruleset.has_landlord:
+        return render_alone(example, others or [])
     hand, result, ruleset = example.hand, example.result, example.ruleset
     landlord = result["landlord"]
     teams = teams_of(hand)
@@ -422,6 +463,9 @@ def _plays(hand: Hand, landlord: int | None, teams: Teams) -> str:
             action = f"{card_faces(op.play.cards)} as {code_html(op.play.reading.short())}"
             if holds_wild(hand, op):
                 action += f" ({wild.wild_roles(hand.ruleset, wild_play(hand, op))})"
+            paid = dict(hand.ruleset.bomb_payments).get(hand.ruleset.class_of[op.play.reading.type])
+            if paid is not None and not hand.ruleset.has_landlord:
+                action += f"; each other player pays him {paid} at once"
             rows.append([str(len(rows) + 1), seat_name(op.seat, landlord, teams.partner),
                          action])
         elif isinstance(op, Passed):
@@ -599,3 +643,157 @@ def _alone(ruleset: Ruleset, seed: int, hand: Hand) -> str:
             f"{result['multiplier']} = {stake}. " + side_prose(ruleset, result, stake)
             + f" Alone, the landlord settles {peasants}S; the scores: "
             f"{score_text(list(result['scores']))}.")
+
+
+# --------------------------------------------------------------------------- no landlord
+
+
+def suited_cards(held: tuple[str, ...] | list[str]) -> str:
+    """Suited cards as a player reads them, lowest first: ``3♠ 3♥ 10♦``."""
+    return " ".join(suited_face(card) for card in held)
+
+
+def lead_text(ruleset: Ruleset, hand: Hand) -> str:
+    """Who leads the first trick and why: the holder of the lead card, or, where it was not
+    dealt, of the card that stands for it."""
+    d = hand.deal
+    card = d.lead_card
+    assert card is not None
+    named = f"{cards.suited_name(card)} ({suited_face(card)})"
+    text = f"seat {d.first_bidder} holds the {named} and leads the first trick"
+    if ruleset.lead_card is not None and card != ruleset.lead_card:
+        text = (f"the {cards.suited_name(ruleset.lead_card)} is among the cards set aside, so "
+                f"the lowest card dealt names the first leader: seat {d.first_bidder} holds the "
+                f"{named} and leads the first trick")
+    if ruleset.first_play_holds_lead_card:
+        text += ", with a play that holds it"
+    return text
+
+
+def render_alone(example: WorkedExample, others: list[tuple[str, int, Hand]]) -> str:
+    """The worked example of a ruleset without a landlord: the suited deal and the lead card,
+    the play, who went out first, the cards left, shut-outs, bombs paid and the scores; then,
+    in a line each, other hands that show what this one does not."""
+    hand, ruleset = example.hand, example.ruleset
+    result = _result(hand)
+    out = [f"A hand dealt from run seed {example.run_seed} and played to the end by random "
+           f"legal players, exactly as `ddz simulate` plays it; it is the first run seed whose "
+           f"hand shows {join_words(list(example.shows))}. Every number below is the engine's."
+           if example.shows else
+           f"A hand dealt from run seed {example.run_seed} and played to the end by random "
+           f"legal players, exactly as `ddz simulate` plays it. Every number below is the "
+           f"engine's."]
+    if example.record_path is not None:
+        out[0] = (f"This is the worked example of the source text, written as a hand record "
+                  f"(`{example.record_path}`) and replayed here by the engine, action by "
+                  f"action.")
+    out.append("```console\n" + "\n".join(f"$ {c}" for c in example.commands()) + "\n```")
+    d = hand.deal
+    rows = [[f"seat {seat}", card_faces(cards.key_text(key)),
+             suited_cards(d.suited[seat]) if d.suited else "no suits"]
+            for seat, key in enumerate(d.hands)]
+    rest = cards.key_text(d.kitty + d.undealt)
+    if rest:
+        rows.append(["set aside", card_faces(rest),
+                     suited_cards(d.suited_rest) if d.suited_rest else "no suits"])
+    out.append(f"**The deal.** Seat {d.dealer} deals; there is no landlord and no auction, and "
+               f"each player plays for himself. {lead_text(ruleset, hand)[:1].upper()}"
+               f"{lead_text(ruleset, hand)[1:]}.\n\n"
+               + table(["Seat", "Cards dealt", "With their suits"], rows))
+    out.append(_plays(hand, None, Teams(None, False, None, None, None)))
+    out.append(alone_settlement(ruleset, hand, result))
+    for words, seed, other in others:
+        out.append(other_hand_text(ruleset, words, seed, other))
+    return "\n\n".join(out)
+
+
+def owed_text(ruleset: Ruleset, result: Result, seat: int) -> str:
+    """What a losing seat owes for its cards, as the settlement reckons it."""
+    left = result.cards_left[seat]
+    text = f"{plural(left, 'card')} {TIMES} {ruleset.per_card}"
+    if seat in result.shut_out:
+        text += f" {TIMES} {ruleset.shut_out} (shut out)"
+    due = left * ruleset.per_card * (ruleset.shut_out if seat in result.shut_out else 1)
+    if ruleset.cap is not None and due > ruleset.cap:
+        return f"{text} = {due}, capped at {ruleset.cap}"
+    return f"{text} = {due}"
+
+
+def owed(ruleset: Ruleset, result: Result, seat: int) -> int:
+    due = result.cards_left[seat] * ruleset.per_card * (
+        ruleset.shut_out if seat in result.shut_out else 1)
+    return due if ruleset.cap is None else min(due, ruleset.cap)
+
+
+def bomb_paid_text(ruleset: Ruleset, paid: BonusPayment) -> str:
+    return (f"seat {paid.seat}'s {class_noun(paid.name, ruleset=ruleset)}: "
+            f"{paid.amount} from each other player")
+
+
+def alone_settlement(ruleset: Ruleset, hand: Hand, result: Result) -> str:
+    """The settlement of a hand without a landlord, as a table and in words, checked against
+    the engine's scores."""
+    winner = result.first_out
+    assert winner is not None
+    losers = [s for s in range(ruleset.players) if s != winner]
+    rows = [["First out", f"seat {winner}"],
+            ["Winner", str(result.winner)],
+            ["Cards left", "; ".join(f"seat {s} {n}" for s, n in enumerate(result.cards_left))],
+            ["Shut out", seats_text(list(result.shut_out)) if result.shut_out else "nobody"]]
+    if "scoring.liability" not in inert_points(ruleset) and ruleset.liability != "none":
+        rows.append(["Pays for everyone (liability)",
+                     f"seat {result.liable}" if result.liable is not None else "nobody"])
+    rows.append(["Bombs paid at once",
+                 "<br>".join(bomb_paid_text(ruleset, p) for p in result.bombs_paid)
+                 if result.bombs_paid else "none"])
+    rows.append(["Scores", score_text(list(result.scores))])
+    total = sum(owed(ruleset, result, s) for s in losers)
+    parts = [f"Seat {winner} went out first and wins the hand."]
+    parts.append("Each other player owes him for the cards he still holds: "
+                 + "; ".join(f"seat {s}, {owed_text(ruleset, result, s)}" for s in losers)
+                 + f"; {total} in all.")
+    if result.liable is not None:
+        parts.append(f"But seat {result.liable} let seat {winner} out: while seat {winner} "
+                     f"held one card, seat {result.liable} played a single below his highest "
+                     f"rank, and seat {winner} went out by beating it. So seat {result.liable} "
+                     f"pays all {total} and the other pays nothing.")
+    scores = [0] * ruleset.players
+    scores[winner] = total
+    for seat in losers:
+        due = owed(ruleset, result, seat)
+        scores[seat] = (-total if seat == result.liable else 0) if result.liable is not None \
+            else -due
+    if result.bombs_paid:
+        parts.append("Each bomb was paid the moment it was played, whatever happened next: "
+                     + "; ".join(bomb_paid_text(ruleset, p) for p in result.bombs_paid) + ".")
+        for paid in result.bombs_paid:
+            for seat in range(ruleset.players):
+                scores[seat] += (paid.amount * (ruleset.players - 1) if seat == paid.seat
+                                 else -paid.amount)
+    if tuple(scores) != result.scores:
+        raise RuntimeError(f"{ruleset.id}: the scores {list(result.scores)} are not the "
+                           f"settlement by cards left {scores}")
+    parts.append(f"The scores: {score_text(scores)}. They sum to zero.")
+    return ("**The settlement.**\n\n" + table(["Result", "Value"], rows) + "\n\n"
+            + " ".join(parts))
+
+
+def other_hand_text(ruleset: Ruleset, words: str, seed: int, hand: Hand) -> str:
+    """A line on another hand that shows what the worked example does not."""
+    result = _result(hand)
+    command = f"`ddz simulate -r {ruleset.id} --hands 1 --seed {seed}`"
+    text = (f"**Another hand: {words}.** In the hand of run seed {seed} ({command}), seat "
+            f"{result.first_out} went out first")
+    if result.shut_out:
+        shut = list(result.shut_out)
+        text += (f"; {seats_text(shut)} never played a card and so "
+                 f"{'was' if len(shut) == 1 else 'were'} shut out, paying "
+                 + join_words([owed_text(ruleset, result, s) for s in shut]))
+    if result.liable is not None:
+        text += (f"; seat {result.liable} had let him out with a low single, and paid for "
+                 f"everyone")
+    if result.bombs_paid:
+        text += "; " + "; ".join(bomb_paid_text(ruleset, p) for p in result.bombs_paid)
+    if hand.deal.lead_card != ruleset.lead_card:
+        text += f"; {lead_text(ruleset, hand)}"
+    return text + f". The scores: {score_text(list(result.scores))}."

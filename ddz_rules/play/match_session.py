@@ -33,9 +33,9 @@ from ddz_rules.match import (
     MatchHand,
     MatchState,
     first_dealer,
+    hand_winners,
     led_alone,
     ranked_by,
-    side_winners,
 )
 from ddz_rules.play.session import (
     Session,
@@ -343,9 +343,7 @@ class MatchSession:
         hand = self.session.hand
         result = hand.result
         assert result is not None
-        winners = side_winners(self.ruleset.players, result.landlord, result.winner,
-                               result.partner)
-        self.state.add(result.scores, winners, result.redeal)
+        self.state.add(result.scores, hand_winners(result), result.redeal)
         self.finished.append(self._hand_record(hand))
 
     def _hand_record(self, hand: Hand) -> dict[str, Any]:
