@@ -111,3 +111,27 @@ def test_the_belief_keeps_worlds_that_explain_every_pass_under_must_beat() -> No
             assert world.view(view.seat) == view
             checked += 1
     assert checked > 0
+
+
+def test_a_run_fast_comparison_row_is_valid_and_its_table_shows_no_landlord_measure() -> None:
+    """A hand without a landlord gives a results row the schema takes (winner "first_out",
+    cards left, shut-outs, bombs played, and the liable seat where liability applies), and a
+    report that leaves out every measure of the landlord's game."""
+    from ddz_rules.compare.report import render_table, summarize
+    from ddz_rules.compare.results import TRACES
+    from ddz_rules.compare.run import RunSpec, execute
+
+    spec = RunSpec(("run-fast", "run-fast-15"), 12, "standard", 0)
+    results = execute(spec)
+    for ruleset_id, rows in results.items():
+        for row in rows:
+            assert next(iter(TRACES.validator.iter_errors(row)), None) is None
+            assert row["winner"] == "first_out" and row["cards_left"][row["first_out"]] == 0
+            assert ("liable" in row) == (ruleset_id == "run-fast-15")
+    summary = summarize(spec.header()["run"], results, spec.loaded())
+    table = render_table(summary)
+    for shown in ("cards left per loser", "shut-out rate", "first player out's score",
+                  "first leader goes out first", "bombs per hand"):
+        assert shown in table
+    for hidden in ("landlord", "peasant", "multiplier", "spring", "redeals", "winning bid"):
+        assert hidden not in table.split("mean [95% interval]")[0]
