@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ddz_rules import cards
+from ddz_rules import cards, duties
 from ddz_rules.cards import BIG_JOKER, FIELD_BITS, FIELD_MASK, RANK_INDEX, SMALL_JOKER
 from ddz_rules.game import ALONE, CALL, PASS, Action, View
 from ddz_rules.ruleset import Ruleset
@@ -134,3 +134,19 @@ def distance(view: View, seat: int) -> int:
 def opponents(view: View) -> list[int]:
     """The seats on the other side from ``view.seat`` (:attr:`View.opponents`)."""
     return list(view.opponents)
+
+
+def lets_out(view: View, ruleset: Ruleset, play: Play) -> bool:
+    """Whether ``play`` is a single below this seat's highest rank while the next seat, an
+    opponent, holds one card (:func:`ddz_rules.duties.lets_out`): it may go out on it, and
+    where ``scoring.liability`` says so this seat then pays for everyone."""
+    n = len(view.hand_sizes)
+    following = (view.seat + 1) % n
+    return following in view.opponents and duties.lets_out(
+        ruleset, play, duties.Turn(view.hand, view.hand_sizes[following]))
+
+
+def bomb_payment(ruleset: Ruleset, play: Play) -> int:
+    """What each other seat pays at once for ``play`` (``scoring.bomb_payments``; 0 for a play
+    of a class nobody pays for)."""
+    return dict(ruleset.bomb_payments).get(ruleset.event_of[play.reading.type], 0)

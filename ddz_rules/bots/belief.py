@@ -52,6 +52,7 @@ import random
 from dataclasses import dataclass
 
 from ddz_rules import cards
+from ddz_rules.auction import IllegalActionError
 from ddz_rules.bots.base import Bot
 from ddz_rules.bots.worlds import Story, minus, played_by_seat, sample_deal, story_of
 from ddz_rules.game import Action, Deal, Hand, Phase, View
@@ -204,7 +205,8 @@ def _state(hand: Hand) -> tuple[object, ...]:
     """Everything the rest of a hand depends on, once its deal is fixed."""
     return (hand.deal, tuple(hand.hands), hand.phase, hand.to_act, hand.to_beat,
             hand.to_beat_seat, hand.passes, hand.partner, hand.called,
-            tuple(hand.plays_by_seat), tuple(hand.events), hand.side_plays)
+            tuple(hand.plays_by_seat), tuple(hand.events), hand.side_plays,
+            tuple(hand.bombs_paid), hand.letting_out)
 
 
 def view_at(view: View, plays: int) -> View:
@@ -321,6 +323,8 @@ class Belief:
               rng: random.Random) -> list[Particle]:
         """The particles after one more public action."""
         actor, action = story[step]
+        if not particles:  # no world explained the story so far: draw afresh
+            return self._initial(view, story, step + 1, rng)
         if actor == view.seat:
             for p in particles:
                 p.hand.apply(action)
@@ -348,9 +352,16 @@ class Belief:
             return self._initial(view, story, step + 1, rng)
         while len(out) < len(particles):  # particles lost above: copies of the others
             out.append(self._copy(view, story, step, rng.choice(out[:len(out)]), rng))
-        for p in out:
-            p.hand.apply(action)
-        return out
+        # A world the referee refuses the action in (a pass where its cards could beat, under
+        # ``play.must_beat``; a single below the highest under the last-card warning) is
+        # dropped; if none is left, the belief draws afresh.
+        kept = [p for p in out if _applied(p.hand, action)]
+        if not kept:
+            return self._initial(view, story, step + 1, rng)
+        while len(kept) < len(out):
+            twin = rng.choice(kept)
+            kept.append(Particle(twin.hand.clone(), twin.misses, twin.said))
+        return kept
 
     def _rescued(self, view: View, story: Story, step: int, particles: list[Particle],
                  holding: list[bool], rng: random.Random) -> list[Particle]:
@@ -461,12 +472,22 @@ class Belief:
                     misses += 1
                     if misses > cap:
                         return None
-            hand.apply(action)
+            if not _applied(hand, action):  # the duties refuse it with these cards
+                return None
         return Particle(hand, misses, misses)
 
 
 #: Cards to move between holders of a particle: (giver, taker, rank), -1 for the undealt cards.
 Moves = list[tuple[int, int, int]]
+
+
+def _applied(hand: Hand, action: Action) -> bool:
+    """Apply ``action`` to ``hand`` if the referee allows it there; whether it did."""
+    try:
+        hand.apply(action)
+    except IllegalActionError:
+        return False
+    return True
 
 
 def _holds(hand: Hand, actor: int, action: Action) -> bool:

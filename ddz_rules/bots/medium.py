@@ -23,10 +23,12 @@ from functools import cached_property
 from ddz_rules import cards
 from ddz_rules.bots.base import (
     Bot,
+    bomb_payment,
     control_cards,
     distance,
     joins,
     keeps_out,
+    lets_out,
     opponents,
     partner_call,
     plays_of,
@@ -45,6 +47,12 @@ DANGER = 3
 #: Plays a bomb that doubles the stake is worth to the side leading the race, and costs the
 #: side trailing it, beside the three plays any bomb costs to spend early.
 DOUBLING = 1.0
+#: Plays a bomb paid for at once (``scoring.bomb_payments``) is worth beside what it sheds.
+PAID_BOMB = 1.0
+#: With no landlord: plays each card shed is worth, and what a low single to a next opponent
+#: holding one card costs (he may go out on it, and it may make its player pay for all).
+SHED = 0.05
+LETTING_OUT = 6.0
 
 
 class MediumBot(Bot):
@@ -120,11 +128,19 @@ class MediumBot(Bot):
     def _score(self, view: View, play: Play, danger: bool) -> tuple[float, int]:
         rest = view.hand - play.key
         score = float(moves_of(rest))
-        if play.reading.level > 0 and not danger:
+        paid = bomb_payment(self.ruleset, play)
+        if paid:
+            score -= PAID_BOMB  # money now, where a bomb still held may never be played
+        elif play.reading.level > 0 and not danger:
             score += 3.0 - DOUBLING * self._doubling(view, play)
         score += (0.0 if danger else 0.6) * (control_cards(play.key) + wild_cards(view, play.key))
         if danger and view.to_beat is None and cards.size(play.key) == 1:
             score += 1.5  # a lone single is what a nearly finished opponent wants
+        if not self.ruleset.has_landlord:
+            # Each loser pays for the cards he holds: of two plans alike, shed more now.
+            score -= SHED * cards.size(play.key)
+            if lets_out(view, self.ruleset, play):
+                score += LETTING_OUT
         return score, play.reading.rank_index
 
     def _doubling(self, view: View, play: Play) -> int:

@@ -355,8 +355,9 @@ def fit(ruleset: Ruleset, hands: int = FIT_HANDS, seed: int = FIT_SEED) -> Outlo
 
 def needs_outlook(ruleset: Ruleset) -> bool:
     """Whether a seat ever decides by an outlook: an auction to speak in, or a partner to
-    call or not."""
-    return ruleset.auction_family != "none" or ruleset.partner_rule == "called_rank"
+    call or not (never where there is no landlord: nobody bids, and nobody calls)."""
+    return ruleset.has_landlord and (ruleset.auction_family != "none"
+                                     or ruleset.partner_rule == "called_rank")
 
 
 def _fitted(ruleset: Ruleset, samples: Sequence[Sample]) -> Outlook:

@@ -1,5 +1,7 @@
 """Sensible rules of thumb: bid on control cards, lead low, answer with the smallest play that
-beats, and keep bombs unless an opponent is about to go out.
+beats, and keep bombs unless an opponent is about to go out or a bomb is paid for at once
+(where a pass is not allowed, the lowest play that beats). With no landlord, no low single is
+played to a next player holding one card while another play will do.
 
 Leading low means leading the lowest card held, in the play that sheds the most cards with it:
 with ``3456789TJQKA`` in hand that is the whole chain, not the lone 3. Keeping bombs means
@@ -15,10 +17,12 @@ from ddz_rules import cards
 from ddz_rules.bots.base import (
     Bot,
     auction_word,
+    bomb_payment,
     control_points,
     distance,
     joins,
     keeps_out,
+    lets_out,
     opponents,
     plays_of,
     wild_cards,
@@ -76,6 +80,10 @@ class StandardBot(Bot):
             plays = staying
         if not plays:
             return PASS
+        if not self.ruleset.has_landlord:
+            # Every other seat is an opponent: no low single to a next seat holding one card
+            # while another play will do.
+            plays = [p for p in plays if not lets_out(view, self.ruleset, p)] or plays
         bombs = bomb_ranks(view.hand)
         plain = [p for p in plays if p.reading.level == 0]
         if view.to_beat is None:
@@ -87,7 +95,10 @@ class StandardBot(Bot):
                                              p.reading.rank_index, cards.size(p.key)))
             if not breaks(best, bombs):
                 return best
-        if any(distance(view, s) <= BOMB_WHEN_OPPONENT_WITHIN for s in opponents(view)):
+        # A bomb is spent on an opponent about to go out, or where each bomb is paid for at
+        # once (``scoring.bomb_payments``).
+        if (any(bomb_payment(self.ruleset, p) for p in plays)
+                or any(distance(view, s) <= BOMB_WHEN_OPPONENT_WITHIN for s in opponents(view))):
             return min(plays, key=lambda p: (p.reading.level == 0, p.reading.level,
                                              p.reading.rank_index))
         if PASS not in view.legal:  # play.must_beat: a seat that can beat may not pass

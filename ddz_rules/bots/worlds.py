@@ -2,9 +2,9 @@
 
 A seat knows its own cards, every play, the kitty once shown (so the landlord must still hold
 whichever kitty cards he has not played), and the marked card's holder. Everything else it
-cannot see is shuffled among the other seats, the undealt cards and the unseen kitty, each
-keeping its size. Replaying the public actions on such a deal reaches a state the seat cannot
-tell from the real one.
+cannot see is shuffled among the other seats, the undealt cards (the cards set aside, where
+nobody has a landlord's kitty) and the unseen kitty, each keeping its size. Replaying the
+public actions on such a deal reaches a state the seat cannot tell from the real one.
 """
 
 from __future__ import annotations
@@ -66,7 +66,25 @@ def sample_deal(view: View, ruleset: Ruleset, rng: random.Random) -> Deal:
         dealt.append(start)
     marked = view.marked_card[1] if view.marked_card else None
     return Deal(tuple(dealt), kitty, undealt, view.dealer, view.first_bidder, marked,
-                view.turned_card, None, _wild_ranks(view, ruleset, rng))
+                view.turned_card, None, _wild_ranks(view, ruleset, rng),
+                lead_card=_lead_card(view, ruleset))
+
+
+def _lead_card(view: View, ruleset: Ruleset) -> str | None:
+    """The lead card of a world (``play.first_leader: card_holder``) where the hand still needs
+    it: before the first play, which must hold its rank. Only the first leader decides then,
+    and he knows his cards: ``play.lead_card`` if he holds its rank, else (it was not dealt,
+    ``play.lead_card_missing``) the lowest card of his lowest rank. Once the first play is
+    made nothing needs it (and a world's cards may move between seats), so it is None."""
+    if (ruleset.first_bidder != "card_holder" or ruleset.lead_card is None or view.plays
+            or view.seat != view.first_bidder):
+        return None
+    named = cards.parse_suited(ruleset.lead_card)[0]
+    if view.hand >> (cards.FIELD_BITS * named) & cards.FIELD_MASK:
+        return ruleset.lead_card
+    low = cards.ranks_of(view.hand)[0]
+    return next((c for c in ruleset.suited_deck if cards.parse_suited(c)[0] == low),
+                ruleset.lead_card)
 
 
 def _wild_ranks(view: View, ruleset: Ruleset, rng: random.Random) -> tuple[int, ...]:

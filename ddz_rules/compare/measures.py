@@ -71,10 +71,6 @@ def _count(event: str) -> Callable[[Trace], float]:
     return lambda t: float(t["events"].count(event))
 
 
-def _count_any(*events: str) -> Callable[[Trace], float]:
-    return lambda t: float(sum(t["events"].count(e) for e in events))
-
-
 def _with_wilds(of: Callable[[Trace], float]) -> Callable[[Trace], float | None]:
     """A measure that applies only to hands with wild cards (laizi)."""
     return lambda t: of(t) if t.get("wild") else None
@@ -85,7 +81,38 @@ def _flag(event: str) -> Callable[[Trace], float]:
 
 
 def _side_won(t: Trace, seat: int) -> float:
+    if t.get("first_out") is not None:  # no landlord: a seat wins by going out first
+        return float(seat == t["first_out"])
     return float((t["winner"] == "landlord") == (seat in _landlord_side(t)))
+
+
+def _with_landlord(of: Callable[[Trace], float | None]) -> Callable[[Trace], float | None]:
+    """A measure of the landlord's game (his side, his stake, his auction): it does not apply
+    to a hand without a landlord (``teams.sides: each_alone``)."""
+    return lambda t: None if t["landlord"] is None else of(t)
+
+
+def _alone(of: Callable[[Trace], float | None]) -> Callable[[Trace], float | None]:
+    """A measure of a game without a landlord, where the first player out wins: it applies
+    only to such hands."""
+    return lambda t: None if t.get("first_out") is None else of(t)
+
+
+def _taken(of: Callable[[Trace], float]) -> Callable[[Trace], float | None]:
+    """A measure of whether a hand was taken (its redeals), played or not: it does not apply
+    where nobody takes a hand, every hand being played out with no landlord."""
+    return lambda t: None if t.get("first_out") is not None else of(t)
+
+
+def _cards_left(t: Trace) -> float:
+    left: list[int] = t["cards_left"]
+    return sum(n for s, n in enumerate(left) if s != t["first_out"]) / (len(left) - 1)
+
+
+def _bombs(t: Trace) -> float:
+    if "bombs_played" in t:  # no landlord: bombs multiply nothing, so they are counted
+        return float(t["bombs_played"])
+    return float(sum(t["events"].count(e) for e in ("bomb", "soft_bomb", "wild_bomb")))
 
 
 def _seat(seat: int) -> Callable[[Trace], float | None]:
@@ -94,55 +121,73 @@ def _seat(seat: int) -> Callable[[Trace], float | None]:
 
 _HAND_MEASURES: tuple[Measure, ...] = (
     Measure("landlord_win", "landlord win rate",
-            "Share of hands the landlord wins.", _landlord_won, proportion=True),
+            "Share of hands the landlord wins.", _with_landlord(_landlord_won),
+            proportion=True),
     Measure("landlord_score", "landlord score per hand",
             "The landlord's score in a hand (base x multiplier from each peasant, shared with "
             "a partner where one joined him).",
-            _landlord_score),
+            _with_landlord(_landlord_score)),
     Measure("peasant_score", "peasant score per hand",
-            "A peasant's score in a hand, averaged over the peasants.", _peasant_score),
+            "A peasant's score in a hand, averaged over the peasants.",
+            _with_landlord(_peasant_score)),
     Measure("partnered", "partner rate",
             "Share of hands in which another player joined the landlord by playing the rank "
             "he called (rulesets with a called partner).", _partnered, proportion=True),
     Measure("multiplier", "multiplier",
-            "The product of the hand's multiplier events.", lambda t: float(t["multiplier"]),
-            low=1),
+            "The product of the hand's multiplier events (hands with a landlord).",
+            _with_landlord(lambda t: float(t["multiplier"])), low=1),
     Measure("bombs", "bombs per hand",
             "Bombs played in a hand, of every kind: soft and hard bombs and four wilds (laizi), "
-            "bombs of every size (two decks).", _count_any("bomb", "soft_bomb", "wild_bomb"),
-            low=0),
+            "bombs of every size (two decks); with no landlord, every play of a bomb class "
+            "(the three aces of run-fast-15 included).", _bombs, low=0),
     Measure("soft_bombs", "soft bombs per hand",
             "Soft bombs (made with wild cards) played in a hand, where there are wild cards.",
             _with_wilds(_count("soft_bomb")), low=0),
     Measure("wild_plays", "plays with wilds per hand",
             "Plays holding a wild card in a hand, where there are wild cards.",
             _with_wilds(lambda t: float(t["wild_plays"])), low=0),
-    Measure("rockets", "rockets per hand", "Rockets played in a hand.", _count("rocket"),
-            low=0),
-    Measure("spring", "spring rate", "Share of hands that end in a spring.", _flag("spring"),
-            proportion=True),
+    Measure("rockets", "rockets per hand", "Rockets played in a hand (hands with a landlord).",
+            _with_landlord(_count("rocket")), low=0),
+    Measure("spring", "spring rate", "Share of hands that end in a spring.",
+            _with_landlord(_flag("spring")), proportion=True),
     Measure("anti_spring", "anti-spring rate", "Share of hands that end in an anti-spring.",
-            _flag("anti_spring"), proportion=True),
+            _with_landlord(_flag("anti_spring")), proportion=True),
+    Measure("first_out_score", "first player out's score per hand",
+            "With no landlord: the score of the player who went out first (what the others pay "
+            "for their cards, and his bombs' payments, less what he paid for theirs).",
+            _alone(lambda t: float(t["scores"][t["first_out"]]))),
+    Measure("cards_left", "cards left per loser",
+            "With no landlord: the cards a player who did not go out first still holds when "
+            "the hand ends, averaged over those players.", _alone(_cards_left), low=0),
+    Measure("shut_out", "shut-out rate",
+            "With no landlord: share of hands in which some player never played a card (shut "
+            "out).", _alone(lambda t: float(bool(t["shut_out"]))), proportion=True),
+    Measure("paid_for_all", "paid-for-all rate",
+            "With no landlord and scoring.liability: share of hands in which the player whose "
+            "low single let the warned player out paid for everyone.",
+            lambda t: None if "liable" not in t else float(t["liable"] is not None),
+            proportion=True),
     Measure("redeals", "redeals per hand",
-            "Deals thrown in because nobody took the hand, per hand played.",
-            lambda t: float(t["redeals"]), low=0),
+            "Deals thrown in because nobody took the hand, per hand played (hands with a "
+            "landlord to take).", _taken(lambda t: float(t["redeals"])), low=0),
     Measure("unplayed", "unplayed hands",
             f"Share of hands none of whose {MAX_REDEALS} deals anybody took; every other "
             "measure but the redeals leaves them out.",
-            lambda t: float(t["landlord"] is None), proportion=True),
+            _taken(lambda t: float(t["winner"] is None)), proportion=True),
     Measure("bid", "winning bid", "The winning bid, where the auction has bids.",
             lambda t: float(t["bid"]) if t["bid"] else None, low=1),
     Measure("robs", "robs per hand", "Robs in the auction (call-and-rob families).",
-            lambda t: float(t["robs"]), low=0),
+            _with_landlord(lambda t: float(t["robs"])), low=0),
     Measure("grabs", "grabs per hand", "Grabs in the auction (call-and-grab families).",
-            lambda t: float(t["grabs"]), low=0),
+            _with_landlord(lambda t: float(t["grabs"])), low=0),
     Measure("decisions", "decisions per hand",
             "Plays and passes in the play phase.", lambda t: float(t["decisions"]),
             low=0),
     Measure("tricks", "tricks per hand", "Tricks started (leads) in a hand.",
             lambda t: float(t["tricks"]), low=0),
-    Measure("seat0_win", "seat 0 win rate", "Share of hands seat 0's side wins.", _seat(0),
-            proportion=True),
+    Measure("seat0_win", "seat 0 win rate",
+            "Share of hands seat 0's side wins (with no landlord: seat 0 goes out first).",
+            _seat(0), proportion=True),
     Measure("seat1_win", "seat 1 win rate", "Share of hands seat 1's side wins.", _seat(1),
             proportion=True),
     Measure("seat2_win", "seat 2 win rate", "Share of hands seat 2's side wins.", _seat(2),
@@ -151,10 +196,15 @@ _HAND_MEASURES: tuple[Measure, ...] = (
             proportion=True),
     Measure("first_bidder_win", "first bidder's side win rate",
             "Share of hands won by the side of the player who spoke first in the auction.",
-            lambda t: _side_won(t, t["first_bidder"]), proportion=True),
+            _with_landlord(lambda t: _side_won(t, t["first_bidder"])), proportion=True),
+    Measure("first_leader_out", "first leader goes out first",
+            "With no landlord: share of hands the player dealt the lead card (who leads the "
+            "first trick) goes out first.",
+            _alone(lambda t: float(t["first_bidder"] == t["first_out"])), proportion=True),
     Measure("lead_changes", "lead changes per hand",
             "How often the side closer to its goal changes during the play (the side whose "
-            "best-placed player has the fewest cards left to shed leads; ties keep the lead).",
+            "best-placed player has the fewest cards left to shed leads, with no landlord the "
+            "player holding fewest cards; ties keep the lead).",
             lambda t: float(t["lead_changes"]), low=0),
     Measure("decisive_at", "decisive point",
             "The fraction of the hand's plays made when the eventual winner took the lead "
@@ -162,7 +212,8 @@ _HAND_MEASURES: tuple[Measure, ...] = (
             "at the end.", lambda t: t["decisive_at"], low=0, high=1),
 )
 
-#: Measures of every hand, played or not; the others apply only to hands that had a landlord.
+#: Measures of every hand, played or not; the others apply only to hands that were played
+#: (that had a landlord, or, with no landlord, every hand).
 _ANY_HAND = ("redeals", "unplayed")
 
 
@@ -171,7 +222,7 @@ def _played(measure: Measure) -> Measure:
     if measure.key in _ANY_HAND:
         return measure
     of = measure.of
-    return replace(measure, of=lambda t: None if t["landlord"] is None else of(t))
+    return replace(measure, of=lambda t: None if t["winner"] is None else of(t))
 
 
 MEASURES: tuple[Measure, ...] = tuple(_played(m) for m in _HAND_MEASURES)

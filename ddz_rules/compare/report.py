@@ -37,10 +37,11 @@ from ddz_rules.ruleset import Ruleset
 
 #: Measures shown in the terminal table (all are in JSON and CSV); a row that applies to none
 #: of the rulesets compared (a fourth seat, a partner) is left out.
-TABLE = ("landlord_win", "landlord_score", "peasant_score", "partnered", "multiplier", "bombs",
-         "soft_bombs", "wild_plays", "rockets", "spring", "anti_spring", "redeals", "unplayed",
-         "bid", "robs", "grabs", "decisions", "tricks", "seat0_win", "seat1_win", "seat2_win",
-         "seat3_win", "first_bidder_win", "lead_changes", "decisive_at")
+TABLE = ("landlord_win", "landlord_score", "peasant_score", "partnered", "multiplier",
+         "first_out_score", "cards_left", "shut_out", "paid_for_all", "bombs", "soft_bombs",
+         "wild_plays", "rockets", "spring", "anti_spring", "redeals", "unplayed", "bid", "robs",
+         "grabs", "decisions", "tricks", "seat0_win", "seat1_win", "seat2_win", "seat3_win",
+         "first_bidder_win", "first_leader_out", "lead_changes", "decisive_at")
 #: Rows of the terminal table left out where they are 0 for every ruleset compared.
 SHOWN_WHEN_SEEN = ("unplayed",)
 
@@ -86,7 +87,10 @@ def summarize(spec: dict[str, Any], results: dict[str, list[Trace]],
     """
     kind = "matches" if measures is MATCH_MEASURES else "hands"
     names = list(results)
-    decks = {name: rulesets[name].copies for name in names}
+    # Rulesets whose decks are shuffled alike see the same shuffles: with one hand size they
+    # deal the same hands, with another (run-fast's 16 cards, run-fast-15's 15) hands that
+    # share every card but the last dealt, so their hands are paired deal by deal.
+    decks = {name: (rulesets[name].copies, rulesets[name].suited_deck) for name in names}
     out: dict[str, Any] = {"run": spec, "kind": kind, "rulesets": {}, "differences": []}
     for name, traces in results.items():
         entry: dict[str, Any] = {m.key: _with_interval(estimate(m.key, traces), m.interval)
@@ -237,8 +241,11 @@ def check_plots_folder(folder: Path) -> None:
                          f"{exc.strerror or exc}") from None
 
 
-#: The measures charted one per file (with their paired differences in ``differences.png``).
-CHARTED = ("landlord_win", "landlord_score", "multiplier", "bombs", "decisions", "lead_changes")
+#: The measures charted one per file (with their paired differences in ``differences.png``),
+#: those that apply to some ruleset of the run: the landlord's where there is one, the first
+#: player out's and the losers' cards where there is none.
+CHARTED = ("landlord_win", "landlord_score", "multiplier", "first_out_score", "cards_left",
+           "bombs", "decisions", "lead_changes")
 
 
 def run_line(run: dict[str, Any]) -> str:
@@ -274,7 +281,8 @@ def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
         write_new(path, image.getvalue(), "remove it, or give --plots a folder of its own")
         written.append(path)
 
-    charted = MATCH_TABLE if summary.get("kind") == "matches" else CHARTED
+    charted = MATCH_TABLE if summary.get("kind") == "matches" else tuple(
+        k for k in CHARTED if any(summary["rulesets"][n].get(k) for n in names))
     for key in charted:
         measure = measure_of(key)
         scale = 100.0 if measure.proportion else 1.0

@@ -51,7 +51,7 @@ TRACE_SCHEMA: dict[str, Any] = {
     "properties": {
         "ruleset": {"type": "string"}, "index": _count,
         "players": {"type": "integer", "minimum": 2}, "first_bidder": _count,
-        "landlord": _seat, "winner": {"enum": ["landlord", "peasants", None]},
+        "landlord": _seat, "winner": {"enum": ["landlord", "peasants", "first_out", None]},
         "partner": _seat, "partner_call": {"type": ["string", "null"], "maxLength": 8},
         "wild": {"type": ["string", "null"], "maxLength": 8},
         "wild_plays": {"type": ["integer", "null"], "minimum": 0},
@@ -62,6 +62,12 @@ TRACE_SCHEMA: dict[str, Any] = {
         "decisions": _count, "tricks": _count, "lead_changes": _count,
         "decisive_at": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
         "redeals": _count, "deal_seed": {"type": "integer"},
+        # With no landlord (``winner`` "first_out"): the first player out, the cards each seat
+        # held at the end, the seats shut out, the bombs played, and (where
+        # ``scoring.liability`` applies) the seat that paid for all, if one did.
+        "first_out": _count, "cards_left": {"type": "array", "items": _count},
+        "shut_out": {"type": "array", "items": _count}, "bombs_played": _count,
+        "liable": _seat,
     },
 }
 

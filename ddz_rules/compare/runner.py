@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -162,6 +163,13 @@ def trace_of(hand: Hand) -> dict[str, Any]:
     if result.redeal:
         trace.update(decisions=0, tricks=0, lead_changes=0, decisive_at=None)
         return trace
+    if result.first_out is not None:  # no landlord: every player for himself
+        trace.update(first_out=result.first_out, cards_left=list(result.cards_left),
+                     shut_out=list(result.shut_out), bombs_played=sum(
+                         1 for op in hand.log if isinstance(op, Played)
+                         and op.play.reading.level > 0))
+        if ruleset.liability != "none":
+            trace["liable"] = result.liable
     trace.update(_course(hand))
     return trace
 
@@ -184,24 +192,35 @@ def _course(hand: Hand) -> dict[str, Any]:
     """Decisions, tricks, lead changes and decisiveness, from the play log.
 
     After each play, the side closer to its goal (fewest cards still to shed by its best-placed
-    player) leads; a tie leaves the lead where it was. ``decisive_at`` is the fraction of the
+    player; with no landlord, the seat holding fewest cards) leads; a tie leaves the lead where
+    it was. ``decisive_at`` is the fraction of the
     plays made when the eventual winner took the lead for the last time (0: it led throughout).
     """
     ruleset, landlord = hand.ruleset, hand.landlord
-    assert landlord is not None and hand.result is not None
+    assert hand.result is not None
     n = ruleset.players
-    side = hand.landlord_side  # as the hand ended: a partner counts from the start
     left = [ruleset.hand_size] * n
-    left[landlord] += ruleset.kitty
-    advantage = hand.advantage or 0
-    goals = [0 if s == landlord else advantage for s in range(n)]
+    leader: Callable[[str | None], str | None]
+    if landlord is None:  # every player for himself: the seat with fewest cards leads
+        final: str | None = str(hand.result.first_out)
 
-    def leader(current: str | None) -> str | None:
-        mine = min(left[s] - goals[s] for s in side)
-        theirs = min(left[s] - goals[s] for s in range(n) if s not in side)
-        if mine == theirs:
-            return current
-        return "landlord" if mine < theirs else "peasants"
+        def leader(current: str | None) -> str | None:
+            fewest = min(left)
+            ahead = [s for s in range(n) if left[s] == fewest]
+            return str(ahead[0]) if len(ahead) == 1 else current
+    else:
+        final = hand.result.winner
+        side = hand.landlord_side  # as the hand ended: a partner counts from the start
+        left[landlord] += ruleset.kitty
+        advantage = hand.advantage or 0
+        goals = [0 if s == landlord else advantage for s in range(n)]
+
+        def leader(current: str | None) -> str | None:
+            mine = min(left[s] - goals[s] for s in side)
+            theirs = min(left[s] - goals[s] for s in range(n) if s not in side)
+            if mine == theirs:
+                return current
+            return "landlord" if mine < theirs else "peasants"
 
     decisions = tricks = changes = plays = passes = 0
     lead = leader(None)
@@ -222,6 +241,6 @@ def _course(hand: Hand) -> dict[str, Any]:
                 changes += lead is not None
                 lead = now
                 took_lead_at = plays
-    assert lead == hand.result.winner, "the side that reaches its goal leads at the end"
+    assert lead == final, "the side that reaches its goal leads at the end"
     return {"decisions": decisions, "tricks": tricks, "lead_changes": changes,
             "decisive_at": round(took_lead_at / plays, 4) if took_lead_at > 1 else 0.0}
