@@ -1024,8 +1024,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the hand's first play, by the holder of the lead card "
                         "(play.first_play_holds_lead_card)")
     p.epilog = ("HAND is the player's whole hand, so a combination of play.last_play_only is "
-                "listed only where it empties it. Exit codes: 0 listed; 2 a usage error (the "
-                "error names which). " + interrupted)
+                "listed only where it empties it. Exit codes: 0 the plays listed; " + usage
+                + interrupted)
     add("plays", cmd_plays, "The whole play table as JSON Lines: test vectors for other engines.",
         ruleset=True)
     p = add("diff", cmd_diff, "Every rule that differs between two rulesets (both values and "
