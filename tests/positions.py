@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from ddz_rules import cards
-from ddz_rules.game import PASS, Phase, View
-from ddz_rules.ruleset import Ruleset
+from ddz_rules.game import PASS, Hand, Phase, View
+from ddz_rules.ruleset import Ruleset, load
 from ddz_rules.scoring import SidePlays
 from ddz_rules.table import compile_table
 
 POSITIONS = Path(__file__).parent / "fixtures" / "positions"
+
+
+def advanced(ruleset_id: str, seed: int, steps: int, dealer: int = 0) -> Hand:
+    """A hand dealt by ``dealer`` from ``seed``, ``steps`` random legal actions in (or
+    finished sooner): a varied position to test from."""
+    hand = Hand.new(load(ruleset_id), seed, dealer=dealer)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if hand.result is not None:
+            break
+        hand.apply(rng.choice(hand.legal_actions()))
+    return hand
 
 
 def load_positions(name: str) -> list[dict[str, Any]]:

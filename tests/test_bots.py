@@ -18,18 +18,12 @@ from ddz_rules.errors import UsageError
 from ddz_rules.game import PASS, Hand, Phase
 
 from .conftest import RULESETS
+from .positions import advanced
 
 
 def _advance(ruleset_id: str, seed: int, steps: int) -> Hand:
-    """A hand some random legal steps in (a varied position to test from)."""
-    ruleset = load(ruleset_id)
-    hand = Hand.new(ruleset, seed, dealer=seed % ruleset.players)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if hand.result is not None:
-            break
-        hand.apply(rng.choice(hand.legal_actions()))
-    return hand
+    """A hand some random legal steps in, dealt by a seat that changes with the seed."""
+    return advanced(ruleset_id, seed, steps, dealer=seed % load(ruleset_id).players)
 
 
 def test_unknown_level_is_refused() -> None:

@@ -16,6 +16,8 @@ from ddz_rules.bots.worlds import replayed, sample_deal
 from ddz_rules.compare.duels import duel, seating_scores
 from ddz_rules.game import Hand
 
+from .positions import advanced
+
 #: Deals (each played once per seat) in the duel below: medium leads random by about 14 points
 #: a hand with a standard error near 1.4 at this size (ten standard errors).
 DEALS = 40
@@ -60,17 +62,6 @@ def test_no_low_single_to_a_next_opponent_holding_one_card_while_another_play_wi
     assert tempted > 0
 
 
-def _advanced(ruleset_id: str, seed: int, steps: int) -> Hand:
-    """A hand ``steps`` random legal actions in (or finished sooner)."""
-    hand = Hand.new(load(ruleset_id), seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if hand.result is not None:
-            break
-        hand.apply(rng.choice(hand.legal_actions()))
-    return hand
-
-
 @pytest.mark.parametrize("ruleset_id", ["run-fast", "run-fast-15"])
 def test_a_sampled_world_the_referee_accepts_replays_to_the_same_view(ruleset_id: str) -> None:
     """A world is drawn without the duties (a pass under must-beat says its player held no
@@ -78,7 +69,7 @@ def test_a_sampled_world_the_referee_accepts_replays_to_the_same_view(ruleset_id
     the lead card included, gives the seat the very view it has."""
     accepted = 0
     for seed in range(30):
-        hand = _advanced(ruleset_id, seed, seed % 12)
+        hand = advanced(ruleset_id, seed, seed % 12)
         if hand.result is not None:
             continue
         assert hand.to_act is not None
@@ -102,7 +93,7 @@ def test_the_belief_keeps_worlds_that_explain_every_pass_under_must_beat() -> No
     belief = Belief(ruleset, Hand.new(ruleset, 0).table, MediumBot(ruleset))
     checked = 0
     for seed in range(6):
-        hand = _advanced("run-fast", seed, 14)
+        hand = advanced("run-fast", seed, 14)
         if hand.result is not None:
             continue
         assert hand.to_act is not None
