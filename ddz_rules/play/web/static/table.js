@@ -1,0 +1,509 @@
+// The card table of `ddz play --serve`: draws the state one seat may see and sends that
+// seat's moves over the websocket (the protocol is in ddz_rules/play/web/server.py).
+"use strict";
+
+const RANKS = "3456789TJQKA2BR";
+const NAMES = {T: "10", B: "small joker", R: "big joker"};
+const SHORT = {T: "10", B: "sJ", R: "BJ"};
+const PLACES = {
+  1: ["bottom"],
+  2: ["bottom", "top"],
+  3: ["bottom", "right", "left"],
+  4: ["bottom", "right", "top", "left"],
+};
+
+const query = new URLSearchParams(window.location.search);
+const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() || "");
+const mySeat = query.has("seat") ? Number(query.get("seat")) : null;
+const myToken = query.get("token");
+
+let state = null;
+let socket = null;
+let retries = 0;
+let closedForGood = false;
+let handKey = "";
+let selected = new Set();   // indices into state.hand
+let hinted = null;          // {cards: "33", reading: "..." | null, word: "pass" | null}
+
+const $ = (id) => document.getElementById(id);
+
+/** The name of a rank character: "10", "small joker", "big joker", "3". */
+function cardName(ch) {
+  return NAMES[ch] || ch;
+}
+
+/** The rank characters of a card text ("1010JQ", "TTJQ", "B R"), unknown marks left out. */
+function ranksOf(text) {
+  const out = [];
+  const tokens = String(text || "").toUpperCase().match(/10|[0-9A-Z]/g) || [];
+  for (const token of tokens) {
+    const ch = token === "10" ? "T" : token;
+    if (RANKS.includes(ch)) out.push(ch);
+  }
+  return out;
+}
+
+/** A card face: a <button> for a card of your hand, else a labelled image-like span. */
+function cardFace(ch, asButton) {
+  const card = document.createElement(asButton ? "button" : "span");
+  card.className = "card";
+  if (ch === "B" || ch === "R") {
+    card.classList.add("joker", ch === "B" ? "joker-small" : "joker-big");
+    const rank = document.createElement("span");
+    rank.className = "rank";
+    rank.textContent = ch === "B" ? "small" : "BIG";
+    const word = document.createElement("span");
+    word.className = "word";
+    word.textContent = "joker";
+    card.append(rank, word);
+  } else {
+    const rank = document.createElement("span");
+    rank.className = "rank";
+    rank.textContent = cardName(ch);
+    card.appendChild(rank);
+    if (ch === "T") card.classList.add("ten");
+  }
+  card.dataset.rank = ch;
+  if (asButton) {
+    card.type = "button";
+    card.setAttribute("aria-label", cardName(ch));
+  } else {
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", cardName(ch));
+  }
+  return card;
+}
+
+function cardRow(chars, small) {
+  const row = document.createElement("span");
+  row.className = "cards" + (small ? " small" : "");
+  for (const ch of chars) row.appendChild(cardFace(ch, false));
+  return row;
+}
+
+function whoText(seat) {
+  if (seat.who === "you") return "you";
+  if (seat.who === "person") return "a person";
+  return "bot: " + seat.who;
+}
+
+// ---------------------------------------------------------------- drawing
+
+function render() {
+  if (!state) return;
+  const s = state;
+  const title = (s.ruleset && (s.ruleset.title || s.ruleset.id)) || "ddz play";
+  const who = s.seat === null || s.seat === undefined ? "watching" : "seat " + s.seat;
+  $("title").textContent = title + " — " + who;
+  document.title = "ddz play: " + title + " (" + who + ")";
+  $("multiplier").textContent = "×" + s.multiplier;
+  $("stake-line").textContent = s.stake_line || "";
+
+  renderSeats(s);
+  renderTrick(s);
+  renderHand(s);
+  renderControls(s);
+  renderAids(s);
+  renderResult(s);
+  renderLog(s);
+}
+
+function renderSeats(s) {
+  const box = $("seats");
+  box.replaceChildren();
+  const n = s.seats.length;
+  const base = s.seat === null || s.seat === undefined ? 0 : s.seat;
+  const places = PLACES[n] || [];
+  const revealed = s.result && s.result.hands ? s.result.hands : null;
+  box.className = "seats seats-" + n;
+  for (let k = 0; k < n; k++) {
+    const index = (base + k) % n;
+    const seat = s.seats[index];
+    const el = document.createElement("section");
+    el.className = "seat place-" + (places[k] || "extra");
+    if (seat.to_act) el.classList.add("to-act");
+    if (seat.role) el.classList.add("role-" + seat.role);
+    el.setAttribute("aria-label", "seat " + seat.seat);
+    el.dataset.seat = String(seat.seat);
+
+    const head = document.createElement("h2");
+    head.textContent = "Seat " + seat.seat + " · " + whoText(seat);
+    el.appendChild(head);
+
+    const facts = document.createElement("p");
+    facts.className = "facts";
+    const role = document.createElement("span");
+    role.className = "role";
+    role.textContent = seat.role || "—";
+    const left = document.createElement("span");
+    left.className = "left";
+    left.textContent = seat.cards_left + (seat.cards_left === 1 ? " card" : " cards");
+    facts.append(role, " · ", left);
+    if (seat.to_act) {
+      const turn = document.createElement("span");
+      turn.className = "turn";
+      turn.textContent = s.phase === "play" ? "to play" : "to act";
+      facts.append(" · ", turn);
+    }
+    el.appendChild(facts);
+
+    if (revealed && revealed[seat.seat] !== undefined) {
+      const hand = document.createElement("div");
+      hand.className = "revealed";
+      const cap = document.createElement("span");
+      cap.className = "caption";
+      cap.textContent = "cards left:";
+      const chars = ranksOf(revealed[seat.seat]);
+      hand.append(cap, " ", chars.length ? cardRow(chars, true) : document.createTextNode("none"));
+      el.appendChild(hand);
+    } else if (seat.seat !== s.seat) {
+      const backs = document.createElement("span");
+      backs.className = "backs";
+      backs.setAttribute("aria-hidden", "true");
+      for (let i = 0; i < Math.min(seat.cards_left, 20); i++) {
+        const back = document.createElement("span");
+        back.className = "back";
+        backs.appendChild(back);
+      }
+      el.appendChild(backs);
+    }
+
+    const last = document.createElement("p");
+    last.className = "last";
+    if (seat.last === null || seat.last === undefined) {
+      last.textContent = "last: —";
+    } else if (ranksOf(seat.last).length === 0 || /^[a-z]/.test(seat.last)) {
+      last.textContent = "last: " + seat.last;
+    } else {
+      last.append("last: ", cardRow(ranksOf(seat.last), true));
+    }
+    el.appendChild(last);
+    box.appendChild(el);
+  }
+}
+
+function renderTrick(s) {
+  const status = [];
+  if (s.aids && s.aids.status) status.push(s.aids.status);
+  if (s.phase !== "settled" && s.to_act !== null && s.to_act !== undefined) {
+    status.push(s.your_turn ? "Your turn." : "Seat " + s.to_act + " to act.");
+  }
+  $("status").textContent = status.join(" ");
+  const trick = $("trick");
+  trick.replaceChildren();
+  for (const entry of s.trick || []) {
+    const play = document.createElement("figure");
+    play.className = "play";
+    play.dataset.seat = String(entry.seat);
+    const cap = document.createElement("figcaption");
+    cap.textContent = "seat " + entry.seat + (entry.seat === s.seat ? " (you)" : "");
+    play.appendChild(cap);
+    if (entry.cards === null || entry.cards === undefined) {
+      const pass = document.createElement("span");
+      pass.className = "pass";
+      pass.textContent = "pass";
+      play.appendChild(pass);
+      play.setAttribute("aria-label", "seat " + entry.seat + ": pass");
+    } else {
+      play.appendChild(cardRow(ranksOf(entry.cards), false));
+      play.setAttribute("aria-label", "seat " + entry.seat + ": " + ranksOf(entry.cards).map(cardName).join(" "));
+    }
+    trick.appendChild(play);
+  }
+  if (!(s.trick || []).length) {
+    const empty = document.createElement("p");
+    empty.className = "empty";
+    empty.textContent = s.phase === "play" ? "a new trick" : "";
+    trick.appendChild(empty);
+  }
+  const kitty = $("kitty-box");
+  if (s.kitty) {
+    kitty.hidden = false;
+    $("kitty").replaceChildren(cardRow(ranksOf(s.kitty), true));
+  } else {
+    kitty.hidden = true;
+  }
+}
+
+function renderHand(s) {
+  const you = $("you");
+  you.hidden = s.seat === null || s.seat === undefined;
+  const hand = s.hand || [];
+  const key = hand.join("");
+  if (key !== handKey) {
+    selected = new Set();
+    handKey = key;
+  }
+  const box = $("hand");
+  box.replaceChildren();
+  hand.forEach((ch, i) => {
+    const card = cardFace(ch, true);
+    card.dataset.index = String(i);
+    card.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
+    card.addEventListener("click", () => toggle(i));
+    box.appendChild(card);
+  });
+}
+
+function toggle(i) {
+  if (selected.has(i)) selected.delete(i);
+  else selected.add(i);
+  const card = $("hand").querySelector('[data-index="' + i + '"]');
+  if (card) card.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
+  $("play").disabled = !(state && state.can_play) || selected.size === 0;
+}
+
+function renderControls(s) {
+  $("play").disabled = !s.can_play || selected.size === 0;
+  $("hint").disabled = !s.your_turn;
+  const words = $("words");
+  words.replaceChildren();
+  for (const word of s.words || []) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "word";
+    button.textContent = word;
+    if (hinted && hinted.word === word) button.classList.add("hinted");
+    button.addEventListener("click", () => send({type: "act", action: word}, true));
+    words.appendChild(button);
+  }
+  $("next").hidden = !s.can_next;
+  if (!s.your_turn) {
+    $("hint-line").textContent = "";
+    hinted = null;
+  }
+}
+
+function renderAids(s) {
+  const aids = s.aids || {};
+  const adv = $("advantage-box");
+  if (aids.advantage) {
+    adv.hidden = false;
+    $("advantage").textContent = aids.advantage;
+  } else {
+    adv.hidden = true;
+  }
+  const ranks = $("unseen-ranks");
+  const counts = $("unseen-counts");
+  ranks.replaceChildren();
+  counts.replaceChildren();
+  const unseen = aids.unseen || {};
+  for (const ch of RANKS) {
+    if (!(ch in unseen)) continue;
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = SHORT[ch] || ch;
+    th.title = cardName(ch);
+    th.setAttribute("aria-label", cardName(ch));
+    ranks.appendChild(th);
+    const td = document.createElement("td");
+    td.textContent = String(unseen[ch]);
+    if (!unseen[ch]) td.className = "gone";
+    counts.appendChild(td);
+  }
+}
+
+function renderResult(s) {
+  const box = $("result-box");
+  if (s.result) {
+    box.hidden = false;
+    const lines = $("result-lines");
+    lines.replaceChildren();
+    for (const line of s.result.lines || []) {
+      const li = document.createElement("li");
+      li.textContent = line;
+      lines.appendChild(li);
+    }
+    $("scores").textContent = "scores: " + (s.result.scores || [])
+      .map((v, i) => "seat " + i + " " + (v > 0 ? "+" : "") + v).join(", ");
+  } else {
+    box.hidden = true;
+  }
+  const match = $("match-box");
+  if (s.match) {
+    match.hidden = false;
+    const totals = (s.match.totals || []).map((v, i) => "seat " + i + " " + (v > 0 ? "+" : "") + v).join(", ");
+    $("match-line").textContent = "hand " + s.match.hand + " of " + s.match.of +
+      (s.match.over ? " — the match is over" : "") + "; totals: " + totals;
+  } else {
+    match.hidden = true;
+  }
+}
+
+function renderLog(s) {
+  const log = $("log");
+  log.replaceChildren();
+  for (const line of s.log || []) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    log.appendChild(li);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+// ---------------------------------------------------------------- messages
+
+function onHint(message) {
+  const action = String(message.action || "");
+  $("hint-line").textContent = "Hint: " + (message.text || action);
+  hinted = {cards: "", reading: null, word: null};
+  const words = (state && state.words) || [];
+  if (words.includes(action) || /^[a-z]/.test(action)) {
+    hinted.word = action;
+    for (const button of $("words").querySelectorAll("button")) {
+      button.classList.toggle("hinted", button.textContent === action);
+    }
+    return;
+  }
+  const [cards, reading] = action.split("@");
+  hinted.reading = reading ? action.slice(cards.length + 1) : null;
+  const want = ranksOf(cards);
+  hinted.cards = want.join("");
+  selected = new Set();
+  const hand = (state && state.hand) || [];
+  for (const ch of want) {
+    const i = hand.findIndex((c, j) => c === ch && !selected.has(j));
+    if (i >= 0) selected.add(i);
+  }
+  for (const card of $("hand").querySelectorAll("button")) {
+    card.setAttribute("aria-pressed", selected.has(Number(card.dataset.index)) ? "true" : "false");
+  }
+  $("play").disabled = !(state && state.can_play) || selected.size === 0;
+}
+
+function onReadings(message) {
+  const box = $("readings");
+  const options = $("reading-options");
+  options.replaceChildren();
+  for (const option of message.options || []) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = option.text || option.notation;
+    button.title = option.notation;
+    button.addEventListener("click", () => {
+      box.hidden = true;
+      send({type: "act", play: message.cards, reading: option.notation}, true);
+    });
+    options.appendChild(button);
+  }
+  box.hidden = false;
+}
+
+function onMessage(event) {
+  let message;
+  try {
+    message = JSON.parse(event.data);
+  } catch (e) {
+    return;
+  }
+  if (message.type === "state") {
+    state = message.state;
+    $("readings").hidden = true;
+    render();
+  } else if (message.type === "refused") {
+    $("refusal").textContent = message.reason || "refused";
+  } else if (message.type === "readings") {
+    onReadings(message);
+  } else if (message.type === "hint") {
+    onHint(message);
+  }
+}
+
+function send(message, clearRefusal) {
+  if (clearRefusal) $("refusal").textContent = "";
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    $("refusal").textContent = "Not connected to the table; trying again…";
+    return;
+  }
+  socket.send(JSON.stringify(message));
+}
+
+function playSelected() {
+  if (!state || selected.size === 0) return;
+  const chars = Array.from(selected).sort((a, b) => a - b).map((i) => state.hand[i]).join("");
+  const message = {type: "act", play: chars};
+  if (hinted && hinted.reading && hinted.cards === chars) message.reading = hinted.reading;
+  send(message, true);
+}
+
+function playTyped(event) {
+  event.preventDefault();
+  const input = $("typed-play");
+  const text = input.value.trim();
+  if (!text) return;
+  const words = (state && state.words) || [];
+  const word = words.find((w) => w.toLowerCase() === text.toLowerCase());
+  if (word || text.toLowerCase() === "pass") {
+    send({type: "act", action: word || "pass"}, true);
+  } else if (text.includes("@")) {
+    const at = text.indexOf("@");
+    send({type: "act", play: text.slice(0, at), reading: text.slice(at + 1)}, true);
+  } else {
+    send({type: "act", play: text}, true);
+  }
+  input.value = "";
+}
+
+// ---------------------------------------------------------------- connection
+
+function socketUrl() {
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  let url = scheme + "//" + window.location.host + "/ws/" + encodeURIComponent(gameId);
+  if (mySeat !== null) url += "?seat=" + mySeat + "&token=" + encodeURIComponent(myToken || "");
+  return url;
+}
+
+function connect() {
+  socket = new WebSocket(socketUrl());
+  socket.addEventListener("open", () => {
+    retries = 0;
+    $("connection").textContent = "connected";
+    $("connection").className = "up";
+  });
+  socket.addEventListener("message", onMessage);
+  socket.addEventListener("close", (event) => {
+    $("connection").className = "down";
+    if (event.code === 4403 || event.code === 4404) {
+      closedForGood = true;
+      $("connection").textContent = "not let in: " + (event.reason || "this link is not valid for this game");
+      return;
+    }
+    if (closedForGood) return;
+    const wait = Math.min(5000, 300 * 2 ** retries);
+    retries += 1;
+    $("connection").textContent = "connection lost; reconnecting…";
+    setTimeout(connect, wait);
+  });
+}
+
+async function firstState() {
+  let url = "/api/games/" + encodeURIComponent(gameId) + "/state";
+  if (mySeat !== null) url += "?seat=" + mySeat + "&token=" + encodeURIComponent(myToken || "");
+  try {
+    const reply = await fetch(url);
+    const data = await reply.json();
+    if (!reply.ok) {
+      $("refusal").textContent = data.error || "the table is not open to this link";
+      return;
+    }
+    if (!state) {
+      state = data;
+      render();
+    }
+  } catch (e) {
+    // the websocket brings the state as well
+  }
+}
+
+$("play").addEventListener("click", playSelected);
+$("clear").addEventListener("click", () => {
+  selected = new Set();
+  for (const card of $("hand").querySelectorAll("button")) card.setAttribute("aria-pressed", "false");
+  $("play").disabled = true;
+});
+$("hint").addEventListener("click", () => send({type: "hint"}, true));
+$("next").addEventListener("click", () => send({type: "next"}, true));
+$("typed").addEventListener("submit", playTyped);
+
+firstState();
+connect();
