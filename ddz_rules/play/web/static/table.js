@@ -97,7 +97,8 @@ function render() {
   $("title").textContent = title + " — " + who;
   document.title = "ddz play: " + title + " (" + who + ")";
   $("multiplier").textContent = "×" + s.multiplier;
-  $("stake-line").textContent = s.stake_line || "";
+  // the stake line begins with the multiplier drawn just before it
+  $("stake-line").textContent = (s.stake_line || "").replace(/^multiplier x\d+;?\s*/, "");
 
   renderSeats(s);
   renderTrick(s);
@@ -183,12 +184,7 @@ function renderSeats(s) {
 }
 
 function renderTrick(s) {
-  const status = [];
-  if (s.aids && s.aids.status) status.push(s.aids.status);
-  if (s.phase !== "settled" && s.to_act !== null && s.to_act !== undefined) {
-    status.push(s.your_turn ? "Your turn." : "Seat " + s.to_act + " to act.");
-  }
-  $("status").textContent = status.join(" ");
+  $("status").textContent = (s.aids && s.aids.status) || "";
   const trick = $("trick");
   trick.replaceChildren();
   for (const entry of s.trick || []) {
@@ -398,6 +394,7 @@ function onMessage(event) {
   }
   if (message.type === "state") {
     state = message.state;
+    document.body.dataset.states = String(Number(document.body.dataset.states || 0) + 1);
     $("readings").hidden = true;
     render();
   } else if (message.type === "refused") {
