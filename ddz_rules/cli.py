@@ -756,59 +756,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     from ddz_rules.play.session import AIDS, aids_of, autoplay
 
     aids = aids_of(args.aids) if args.aids is not None else AIDS
-    if not args.serve and (args.host is not None or args.port is not None):
-        raise UsageError("--host and --port go with --serve")
+    if not args.serve and (args.host is not None or args.port is not None
+                           or args.games is not None):
+        raise UsageError("--host, --port and --games go with --serve")
     if args.serve and args.autoplay:
         raise UsageError("--serve and --autoplay: choose one (--autoplay plays the game out "
                          "with no screen)")
+    if args.serve:
+        return _serve(args)
     ready: Callable[[], None] | None = None  # asked once every input is checked
     if not args.autoplay:
         from ddz_rules.play.app import require_terminal, require_textual, served
 
         require_textual()
-        if args.serve:
-            from ddz_rules.play.serve import (
-                DEFAULT_HOST,
-                DEFAULT_PORT,
-                check_address,
-                check_port,
-                play_command,
-                require_textual_serve,
-                serve,
-                url_of,
-            )
-
-            require_textual_serve()
-            host = DEFAULT_HOST if args.host is None else args.host
-            port = DEFAULT_PORT if args.port is None else args.port
-            check_port(port)
-            check_address(host, port)
-        else:
-            ready = require_terminal
+        ready = require_terminal
     game = open_game(args.ruleset, args.seat, args.bots, args.seed, args.hint, args.save,
                      args.no_save, args.resume, args.autoplay, args.match, ready)
-    if args.serve:
-        path = game.save_path
-        if path is not None:  # every page continues the one saved game
-            argv = ["--resume", str(path.resolve())]
-            argv += ["--hint", args.hint] if args.hint is not None else []
-        else:  # nothing saved: every page deals its own
-            argv = ["-r", args.ruleset, "--no-save"] + [
-                word for option, value in (("--seat", args.seat), ("--bots", args.bots),
-                                           ("--seed", args.seed), ("--hint", args.hint))
-                if value is not None for word in (option, str(value))]
-            argv += ["--match"] if args.match else []
-        argv += ["--aids", args.aids] if args.aids is not None else []
-        url = url_of(host, port)
-        kept = (f"every page continues the game saved in {path}" if path is not None
-                else "every page deals a game of its own, not saved")
-        serve(play_command(argv), host, port, f"ddz play: {game.ruleset.id}",
-              f"ddz play: serving on {url} ({kept}); Ctrl+C stops")
-        stopped = f"ddz play: stopped serving on {url}" + (
-            f"; the game is saved in {path}: ddz play --resume {path} continues it"
-            if path is not None else "")
-        _emit(args, {"served": url, "record": str(path) if path else None}, lambda: stopped)
-        return 0
     thrown: list[str] = []
     if args.autoplay:
         if isinstance(game, MatchSession):
@@ -853,6 +816,57 @@ def cmd_play(args: argparse.Namespace) -> int:
         return "\n".join(lines)
 
     _emit(args, payload, text)
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """``ddz play --serve``: a new table for the ruleset (your seat, bots in the others), its
+    links printed, and every table of the games folder served to browsers."""
+    from ddz_rules.play.serve import (
+        DEFAULT_HOST,
+        DEFAULT_PORT,
+        check_address,
+        check_port,
+        default_games_dir,
+        require_web,
+        serve,
+        url_of,
+    )
+    from ddz_rules.play.session import check_level, check_players
+    from ddz_rules.play.web.game import HUMAN, WebGame
+
+    for option in ("save", "no_save", "resume", "hint", "aids"):
+        if getattr(args, option):
+            name = "--" + option.replace("_", "-")
+            raise UsageError(f"{name} does not go with --serve: the browser table keeps its "
+                             "games in --games DIR and resumes them when it starts again")
+    require_web()
+    ruleset = load(args.ruleset)
+    seat = 0 if args.seat is None else args.seat
+    check_players(ruleset, seat)
+    bots = args.bots or "standard"
+    check_level(bots, "--bots")
+    seed = args.seed
+    if seed is not None:
+        check_seed(seed)
+    host = DEFAULT_HOST if args.host is None else args.host
+    port = DEFAULT_PORT if args.port is None else args.port
+    check_port(port)
+    check_address(host, port)
+    games = Path(args.games) if args.games is not None else default_games_dir()
+    seats = [HUMAN if s == seat else bots for s in range(ruleset.players)]
+    game, tokens = WebGame.create(ruleset, seats, args.match, seed, games)
+    url = url_of(host, port)
+    lines = [f"seat {s}: {url}/game/{game.id}?seat={s}&token={t}" for s, t in tokens.items()]
+    lines += [f"watch: {url}/game/{game.id}", f"lobby: {url}/",
+              f"games: {games} (ddz replay checks each record; Ctrl+C stops the server)"]
+
+    def announce() -> None:
+        print("\n".join(lines), flush=True)
+
+    serve(games, host, port, announce)
+    _emit(args, {"served": url, "game": game.id, "games": str(games)},
+          lambda: f"ddz play: stopped serving on {url}; the games are kept in {games}")
     return 0
 
 
@@ -1126,12 +1140,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--autoplay", action="store_true", help="bots play your seat too (the "
                    "--hint level): the hand or match is played out and its result printed, "
                    "with no terminal needed")
-    p.add_argument("--serve", action="store_true", help="serve the game to browsers instead "
-                   "of the terminal (needs textual-serve, in the play extra); a saved game is "
-                   "made first and every page continues it, a reloaded page included; "
-                   "Ctrl+C stops the server")
+    p.add_argument("--serve", action="store_true", help="serve a card table to browsers "
+                   "instead of the terminal (needs starlette and uvicorn, in the play extra): "
+                   "a new table for the ruleset, your seat's link printed, every table of "
+                   "--games resumed; Ctrl+C stops the server")
+    p.add_argument("--games", metavar="DIR", type=_path, help="with --serve: the folder of "
+                   "the saved tables (default $DDZ_GAMES_DIR, else "
+                   "~/.local/share/ddz-rules/games)")
     p.add_argument("--host", metavar="H", help="with --serve: the name or address to listen "
-                   "on (default localhost)")
+                   "on (default 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, metavar="P", help="with --serve: the port to listen on, "
                    "1 to 65535 (default 8000)")
     p.epilog = ("Exit codes: 0 the hand or match was played, or left with its progress saved, "

@@ -7,5 +7,6 @@ after every action. :mod:`ddz_rules.play.match_session` plays a whole match of t
 deal after deal (a session each), with the running totals from
 :class:`~ddz_rules.match.MatchState`, saved as a match record after every action.
 :mod:`ddz_rules.play.app` is the Textual app drawn on top of either (Textual is the optional
-extra ``play``), and :mod:`ddz_rules.play.serve` serves it to browsers with textual-serve.
+extra ``play``), and :mod:`ddz_rules.play.web` serves a card table to browsers (``ddz play
+--serve``; Starlette and uvicorn, also in ``play``).
 """

@@ -1,35 +1,49 @@
-"""``ddz play --serve``: the same Textual app served to a browser, with textual-serve.
+"""``ddz play --serve``: the browser card table (:mod:`ddz_rules.play.web`) served by uvicorn.
 
-textual-serve (the optional extra ``play``) answers ``/`` with a page holding a terminal; each
-page that opens runs ``ddz play`` in a process of its own under Textual's web driver and
-carries its screen and keys over a websocket (``/ws``). The command each page runs is fixed
-when the server starts (:func:`play_command`): a game that is saved is made (or checked) by
-``ddz play --serve`` itself, and every page continues it with ``--resume``, so reloading a
-page picks the game up where it stopped; a game that is not saved is dealt afresh on each page.
+``ddz play --serve`` makes a new table for the ruleset (the person's seat, bots in the others),
+prints each human seat's link and the lobby's, and serves every table saved in the games
+folder (``--games DIR``; by default :func:`default_games_dir`), each resumed where it stopped.
+Starlette and uvicorn are the optional extra ``play``.
 """
 
 from __future__ import annotations
 
-import logging
-import shlex
+import os
 import socket
-import sys
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
 
 from ddz_rules.errors import UsageError
 
-#: Where the game is served unless ``--host`` and ``--port`` say otherwise.
-DEFAULT_HOST = "localhost"
+#: Where the game is served unless ``--host`` and ``--port`` say otherwise: loopback only.
+DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+#: The environment variable naming the games folder where ``--games`` is not given.
+GAMES_ENV = "DDZ_GAMES_DIR"
+#: The largest websocket frame uvicorn takes (a page's message is at most 4 KB; the server
+#: refuses anything over that, and uvicorn drops what is far over it).
+WS_MAX_SIZE = 65_536
 
 
-def require_textual_serve() -> None:
-    """Refuse at once, in one line, when textual-serve is not installed."""
+def require_web() -> None:
+    """Refuse at once, in one line, when Starlette or uvicorn is not installed."""
     try:
-        import textual_serve  # noqa: F401
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
     except ImportError:
-        raise UsageError("ddz play --serve needs textual-serve: pip install 'ddz-rules[play]' "
-                         "(or play in the terminal: leave out --serve)") from None
+        raise UsageError("ddz play --serve needs starlette and uvicorn: pip install "
+                         "'ddz-rules[play]' (or play in the terminal: leave out --serve)"
+                         ) from None
+
+
+def default_games_dir() -> Path:
+    """``$DDZ_GAMES_DIR``, else ``ddz-rules/games`` in the user's data folder
+    (``$XDG_DATA_HOME``, by default ``~/.local/share``)."""
+    named = os.environ.get(GAMES_ENV)
+    if named:
+        return Path(named)
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "ddz-rules" / "games"
 
 
 def check_port(port: int) -> None:
@@ -43,7 +57,7 @@ def check_address(host: str, port: int) -> None:
     cannot be listened on (a port in use, or one reserved to the system)."""
     if not host.strip():
         raise UsageError("--host is empty; give a name or address to listen on, such as "
-                         "localhost or 0.0.0.0")
+                         "127.0.0.1 or 0.0.0.0")
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM)[0]
@@ -59,37 +73,23 @@ def check_address(host: str, port: int) -> None:
                              f"{exc.strerror or exc}") from None
 
 
-def play_command(argv: list[str]) -> str:
-    """The shell command each page runs: this Python's ``ddz play`` with ``argv``."""
-    return shlex.join([sys.executable, "-m", "ddz_rules.cli", "play", *argv])
-
-
 def url_of(host: str, port: int) -> str:
-    return f"http://{host}:{port}"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
 
 
-def serve(command: str, host: str, port: int, title: str, announce: str) -> None:
-    """Serve ``command`` to browsers on ``host:port`` until Ctrl+C or SIGTERM; ``announce``
-    is printed once the server starts."""
-    from textual_serve.server import Server
+def serve(games_dir: Path, host: str, port: int, announce: Callable[[], None]) -> None:
+    """Serve the tables of ``games_dir`` on ``host:port`` until Ctrl+C or SIGTERM;
+    ``announce`` runs once the server starts."""
+    import uvicorn
 
-    class PlayServer(Server):
-        """textual-serve's server, announcing itself in one line and logging only its own
-        warnings (on stderr), not configuring the root logger."""
+    from ddz_rules.play.web.server import create_app
 
-        def initialize_logging(self) -> None:
-            log = logging.getLogger("textual-serve")
-            if not log.handlers:
-                handler = logging.StreamHandler(sys.stderr)
-                handler.setFormatter(logging.Formatter("ddz play --serve: %(message)s"))
-                log.addHandler(handler)
-            log.setLevel(logging.WARNING)
-
-        async def on_startup(self, app: Any) -> None:
-            print(announce, flush=True)
-
+    app = create_app(games_dir, announce=announce)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            ws_max_size=WS_MAX_SIZE, lifespan="on")
     try:
-        PlayServer(command, host=host, port=port, title=title).serve()
+        uvicorn.Server(config).run()
     except OSError as exc:  # the address was taken between the check and the start
         raise UsageError(f"--port {port}: cannot listen on {host}:{port}: "
                          f"{exc.strerror or exc}") from None

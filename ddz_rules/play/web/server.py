@@ -1,0 +1,294 @@
+"""The browser card table's server: a Starlette app over the tables of a games folder.
+
+The server is the only authority: a page sends what its player does over a websocket, the
+table (:class:`~ddz_rules.play.web.game.WebGame`) applies or refuses it, and every page open on
+that table gets the new state of its own seat after every change, each bot action included.
+Two tabs on one seat therefore never disagree. Routes and messages are those of the protocol
+(``GET /``, ``GET /api/rulesets``, ``POST /api/games``, ``GET /game/ID``,
+``GET /api/games/ID/state``, ``WS /ws/ID``, ``/static``).
+
+Everything a page may send is bounded: a message is at most :data:`MAX_MESSAGE` bytes, at most
+:data:`RATE` messages a second are taken from one socket (more are refused, not dropped), junk
+is refused in one line, and only a forged token closes a socket. The number of tables and of
+sockets per table are capped, and each table's log is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from anyio import to_thread
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ddz_rules.errors import DdzError
+from ddz_rules.play.web.game import ID_PATTERN, WebGame, refused, resume_all
+from ddz_rules.ruleset import bundled_ids, load_bundled
+
+STATIC = Path(__file__).parent / "static"
+#: The largest message a page may send, in bytes.
+MAX_MESSAGE = 4096
+#: Messages a second one socket may send; more are refused.
+RATE = 20
+#: Tables one server holds, and sockets open on one table, at most.
+MAX_GAMES = 200
+MAX_SOCKETS = 16
+#: Close codes: a forged token, an unknown game, too many sockets on a table.
+CLOSE_FORGED = 4403
+CLOSE_UNKNOWN = 4404
+CLOSE_FULL = 4429
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open socket on a table: the seat it plays (None: watching) and its recent
+    messages' times, for the rate limit."""
+
+    socket: WebSocket
+    seat: int | None
+    times: deque[float] = field(default_factory=lambda: deque(maxlen=RATE))
+
+
+@dataclass(eq=False)
+class Table:
+    """A game as the server holds it: the game, its open sockets, and its bots' task."""
+
+    game: WebGame
+    connections: set[Connection] = field(default_factory=set)
+    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bots: asyncio.Task[None] | None = None
+
+
+class Tables:
+    """Every table the server holds, by id."""
+
+    def __init__(self, games_dir: Path | None, max_games: int) -> None:
+        self.games_dir = games_dir
+        self.max_games = max_games
+        self.tables: dict[str, Table] = {}
+
+    def add(self, game: WebGame) -> Table:
+        table = Table(game)
+        self.tables[game.id] = table
+        return table
+
+
+def _query_seat(request: Request | WebSocket) -> tuple[int | None, str | None, str | None]:
+    """The seat and token of a request's query string, or a one-line fault."""
+    seat_text = request.query_params.get("seat")
+    token = request.query_params.get("token")
+    if seat_text is None:
+        return None, token, None if token is None else "a token needs its seat (seat=N)"
+    if not seat_text.isdigit() or len(seat_text) > 2:
+        return None, token, f"seat {seat_text[:10]!r} is not a seat number"
+    return int(seat_text), token, None
+
+
+def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
+               max_sockets: int = MAX_SOCKETS, clock: Callable[[], float] = time.monotonic,
+               announce: Callable[[], None] | None = None,
+               tables: Tables | None = None) -> Starlette:
+    """The app serving the tables saved under ``games_dir`` (resumed at once; None: tables
+    are not saved). ``clock`` times the rate limit; ``announce`` runs once it serves."""
+    registry = tables or Tables(games_dir, max_games)
+    if tables is None and games_dir is not None:
+        resumed, _ = resume_all(games_dir)
+        for game in resumed.values():
+            registry.add(game)
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def broadcast(table: Table) -> None:
+        async with table.send_lock:
+            states: dict[int | None, dict[str, Any]] = {}
+            for conn in list(table.connections):
+                if conn.seat not in states:
+                    states[conn.seat] = await to_thread.run_sync(table.game.state, conn.seat)
+                try:
+                    await conn.socket.send_json({"type": "state", "state": states[conn.seat]})
+                except Exception:  # a socket gone away: forget it
+                    table.connections.discard(conn)
+
+    async def run_bots(table: Table) -> None:
+        while await to_thread.run_sync(table.game.bot_step):
+            await broadcast(table)
+
+    def start_bots(table: Table) -> None:
+        if (table.bots is None or table.bots.done()) and table.game.bot_to_act:
+            table.bots = asyncio.get_running_loop().create_task(run_bots(table))
+            tasks.add(table.bots)
+            table.bots.add_done_callback(tasks.discard)
+
+    def error(status: int, message: str) -> JSONResponse:
+        return JSONResponse({"error": message}, status_code=status)
+
+    async def page(name: str, fallback: str) -> Response:
+        path = STATIC / name
+        if path.is_file():
+            return FileResponse(path, media_type="text/html")
+        return HTMLResponse(f"<!doctype html><title>ddz play</title><p>{fallback}</p>")
+
+    async def lobby(request: Request) -> Response:
+        return await page("index.html", "the lobby page is missing")
+
+    async def rulesets(request: Request) -> Response:
+        listed = []
+        for ruleset_id in bundled_ids():
+            ruleset = load_bundled(ruleset_id)
+            listed.append({"id": ruleset.id, "title": ruleset.title,
+                           "players": ruleset.players})
+        return JSONResponse(listed)
+
+    async def new_game(request: Request) -> Response:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_MESSAGE:
+                return error(400, f"the request is over {MAX_MESSAGE} bytes")
+        try:
+            data = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return error(400, 'not JSON: expected {"ruleset": ID, "seats": [...], '
+                         '"match": false}')
+        if not isinstance(data, dict):
+            return error(400, "expected a JSON object")
+        extra = set(data) - {"ruleset", "seats", "match", "seed"}
+        if extra:
+            return error(400, f"unknown field {sorted(extra)[0][:40]!r}")
+        ruleset_id, seats = data.get("ruleset"), data.get("seats")
+        match, seed = data.get("match", False), data.get("seed")
+        ids = bundled_ids()
+        if not isinstance(ruleset_id, str) or ruleset_id not in ids:
+            return error(400, f"ruleset: {str(ruleset_id)[:40]!r} is not a bundled ruleset "
+                         f"({', '.join(ids)})")
+        if not isinstance(seats, list):
+            return error(400, 'seats: expected a list such as ["human", "medium"]')
+        if not isinstance(match, bool):
+            return error(400, "match: expected true or false")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            return error(400, "seed: expected an integer")
+        if len(registry.tables) >= registry.max_games:
+            return error(503, f"this server holds {registry.max_games} games already")
+        ruleset = load_bundled(ruleset_id)
+        try:
+            game, tokens = await to_thread.run_sync(
+                lambda: WebGame.create(ruleset, seats, match, seed, registry.games_dir))
+        except DdzError as exc:
+            return error(400, str(exc))
+        table = registry.add(game)
+        start_bots(table)
+        return JSONResponse({"id": game.id, "watch": f"/game/{game.id}",
+                             "links": {str(s): f"/game/{game.id}?seat={s}&token={t}"
+                                       for s, t in tokens.items()}}, status_code=201)
+
+    def find(game_id: str) -> Table | None:
+        return registry.tables.get(game_id) if ID_PATTERN.match(game_id) else None
+
+    async def table_page(request: Request) -> Response:
+        if find(request.path_params["id"]) is None:
+            return HTMLResponse("<!doctype html><title>ddz play</title><p>no such game</p>",
+                                status_code=404)
+        return await page("table.html", "the table page is missing")
+
+    async def state(request: Request) -> Response:
+        table = find(request.path_params["id"])
+        if table is None:
+            return error(404, "no such game")
+        seat, token, fault = _query_seat(request)
+        if fault:
+            return error(400, fault)
+        if not table.game.check_token(seat, token):
+            return error(403, "this link's token is not the seat's")
+        return JSONResponse(await to_thread.run_sync(table.game.state, seat))
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        table = find(websocket.path_params["id"])
+        if table is None:
+            await websocket.send_json(refused("no such game").message)
+            await websocket.close(CLOSE_UNKNOWN)
+            return
+        seat, token, fault = _query_seat(websocket)
+        if fault or not table.game.check_token(seat, token):
+            await websocket.send_json(refused(fault or "this link's token is not the "
+                                              "seat's: ask for the seat's link").message)
+            await websocket.close(CLOSE_FORGED)
+            return
+        if len(table.connections) >= max_sockets:
+            await websocket.send_json(refused(f"this game has {max_sockets} pages open "
+                                              "already").message)
+            await websocket.close(CLOSE_FULL)
+            return
+        conn = Connection(websocket, seat)
+        table.connections.add(conn)
+        try:
+            async with table.send_lock:
+                await websocket.send_json({"type": "state", "state": await to_thread.run_sync(
+                    table.game.state, seat)})
+            start_bots(table)
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                reply = await take(table, conn, message)
+                if reply is not None and reply.message is not None:
+                    await websocket.send_json(reply.message)
+                if reply is not None and reply.forged:
+                    await websocket.close(CLOSE_FORGED)
+                    break
+                if reply is not None and reply.changed:
+                    await broadcast(table)
+                    start_bots(table)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.connections.discard(conn)
+
+    async def take(table: Table, conn: Connection, message: dict[str, Any]) -> Any:
+        raw = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+        if size > MAX_MESSAGE:
+            return refused(f"a message is at most {MAX_MESSAGE} bytes; this one is {size}")
+        now = clock()
+        if len(conn.times) == RATE and now - conn.times[0] < 1.0:
+            return refused(f"more than {RATE} messages a second: slow down")
+        conn.times.append(now)
+        try:
+            data = json.loads(raw)
+        except (UnicodeDecodeError, ValueError):
+            return refused('not JSON: expected {"type": "act" | "hint" | "next", ...}')
+        return await to_thread.run_sync(table.game.act, conn.seat,
+                                        conn.socket.query_params.get("token"), data)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if announce is not None:
+            announce()
+        yield
+        for task in list(tasks):
+            task.cancel()
+
+    app = Starlette(routes=[
+        Route("/", lobby),
+        Route("/api/rulesets", rulesets),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{id}/state", state),
+        Route("/game/{id}", table_page),
+        WebSocketRoute("/ws/{id}", socket),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ], lifespan=lifespan)
+    app.state.tables = registry
+    return app
