@@ -1,6 +1,6 @@
 """``ddz play --match`` and ``ddz play --serve``: a whole match with running totals, saved and
-resumed as a match record, in the session, the command and the app; and the app served to a
-browser, for real, in a subprocess.
+resumed as a match record, in the session, the command and the app; and ``ddz play --serve``
+serving the browser table, for real, in a subprocess.
 
 The short matches are the fixture ``match-best-of-3`` (best of three, a thrown-in deal counted
 and dealt again by the same dealer); ``classic`` is ten hands, a thrown-in deal not counted.
@@ -8,7 +8,6 @@ and dealt again by the same dealer); ``classic`` is ten hands, a thrown-in deal 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
@@ -254,8 +253,11 @@ def test_ddz_play_resume_continues_a_match_saved_mid_hand_to_a_valid_record(
     (["--match", "--bots", "genius"], "--bots 'genius': unknown bot level"),
     (["--match", "--seat", "3"], "--seat 3: classic has seats 0 to 2"),
     (["--match", "--save", "x.json", "--no-save"], "--save and --no-save: choose one"),
-    (["--port", "8000"], "--host and --port go with --serve"),
-    (["--host", "localhost"], "--host and --port go with --serve"),
+    (["--port", "8000"], "--host, --port and --games go with --serve"),
+    (["--host", "localhost"], "--host, --port and --games go with --serve"),
+    (["--games", "g"], "--host, --port and --games go with --serve"),
+    (["--serve", "--save", "x.json"], "--save does not go with --serve"),
+    (["--serve", "--bots", "genius"], "--bots 'genius': unknown bot level"),
     (["--serve", "--autoplay"], "--serve and --autoplay: choose one"),
     (["--serve", "--port", "0"], "--port must be between 1 and 65535, got 0"),
     (["--serve", "--port", "65536"], "--port must be between 1 and 65535, got 65536"),
@@ -273,15 +275,15 @@ def test_bad_values_of_match_and_serve_are_one_line_with_exit_2(
     assert list(tmp_path.iterdir()) == []  # nothing written
 
 
-def test_serve_without_textual_serve_names_the_install_command(
+def test_serve_without_starlette_names_the_install_command(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("textual", reason="the play extra (Textual) is not installed")
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setitem(sys.modules, "textual_serve", None)  # as if it were not installed
-    assert main(["play", "--serve"]) == 2
+    monkeypatch.setitem(sys.modules, "starlette", None)  # as if it were not installed
+    assert main(["play", "--serve", "--games", str(tmp_path / "games")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "needs textual-serve: pip install 'ddz-rules[play]'" in err
+    assert err.count("\n") == 1
+    assert "needs starlette and uvicorn: pip install 'ddz-rules[play]'" in err
     assert list(tmp_path.iterdir()) == []
 
 
@@ -378,69 +380,61 @@ def get(url: str, tries: int = 150) -> tuple[int, str, str]:
     raise AssertionError(f"{url} never answered")
 
 
-async def play_over_websocket(url: str) -> bytes:
-    """Open the page's websocket as its script does, wait for the person's turn in the
-    auction, say pass, then quit; everything the app drew."""
-    import aiohttp
+def read_links(path: Path, tries: int = 300) -> list[str]:
+    """The lines ``ddz play --serve`` prints once it serves (a bounded wait)."""
+    import time
 
-    seen = b""
-    async with aiohttp.ClientSession() as http, http.ws_connect(
-            f"{url}/ws?width=110&height=40") as ws:
-
-        async def until(pattern: bytes, limit: int = 2000) -> None:
-            nonlocal seen
-            for _ in range(limit):
-                if re.search(pattern, seen):
-                    return
-                got = await asyncio.wait_for(ws.receive(), 30)
-                if got.type != aiohttp.WSMsgType.BINARY:
-                    raise AssertionError(f"the websocket ended: {got.type} {seen[-300:]!r}")
-                seen += got.data
-            raise AssertionError(f"{pattern!r} never shown")
-
-        await until(rb"your bid: say")
-        await ws.send_json(["stdin", "xyz\r"])  # refused, and the game goes on
-        await until(rb"refused: 'xyz' is not an auction word")
-        await ws.send_json(["stdin", "pass\r"])
-        await until(rb"you said pass")
-        await ws.send_json(["stdin", "quit\r"])
-        for _ in range(2000):  # the app leaves: the server closes the websocket
-            got = await asyncio.wait_for(ws.receive(), 30)
-            if got.type != aiohttp.WSMsgType.BINARY:
-                break
-    return seen
+    for _ in range(tries):
+        lines = path.read_text().splitlines()
+        if any(line.startswith("lobby: ") for line in lines):
+            return lines
+        time.sleep(0.1)
+    raise AssertionError(f"ddz play --serve printed no links: {path.read_text()!r}")
 
 
-def test_ddz_play_serve_answers_a_page_and_plays_a_game_over_its_websocket(
+def test_ddz_play_serve_prints_the_links_and_plays_a_game_over_its_websocket(
         tmp_path: Path) -> None:
-    pytest.importorskip("textual_serve", reason="textual-serve (the play extra) is missing")
+    from websockets.sync.client import connect
+
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    save = tmp_path / "served.json"
+    games = tmp_path / "games"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    env.pop("TEXTUAL_DRIVER", None)
     out, err = (tmp_path / "serve.out").open("w"), (tmp_path / "serve.err").open("w")
     server = subprocess.Popen(
-        [sys.executable, "-m", "ddz_rules.cli", "play", "--serve", "--host", "127.0.0.1",
-         "--port", str(port), "--seed", "5", "--save", str(save)],
+        [sys.executable, "-m", "ddz_rules.cli", "play", "--serve", "-r", "two-player",
+         "--port", str(port), "--seed", "5", "--games", str(games)],
         cwd=tmp_path, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
     try:
-        status, kind, page = get(url)
-        assert status == 200 and kind.startswith("text/html") and "<html" in page.lower()
-        assert f"ws://127.0.0.1:{port}/ws" in page
-        assert save.is_file()  # the game was made before the first page opened
+        lines = read_links(tmp_path / "serve.out")
+        seat = next(line for line in lines if line.startswith("seat 0: "))
+        link = seat.removeprefix("seat 0: ")
+        assert link.startswith(f"{url}/game/") and "?seat=0&token=" in link
+        assert f"lobby: {url}/" in lines
+        status, kind, _ = get(f"{url}/api/rulesets")
+        assert status == 200 and kind.startswith("application/json")
+        game_id = link.removeprefix(f"{url}/game/").split("?")[0]
         # a second server on the same port: one line, exit 2
         taken = subprocess.run(
-            [sys.executable, "-m", "ddz_rules.cli", "play", "--serve", "--host", "127.0.0.1",
-             "--port", str(port), "--no-save"], cwd=tmp_path, env=env, capture_output=True,
+            [sys.executable, "-m", "ddz_rules.cli", "play", "--serve", "--port", str(port),
+             "--games", str(tmp_path / "other")], cwd=tmp_path, env=env, capture_output=True,
             text=True, timeout=60)
         assert taken.returncode == 2 and taken.stderr.count("\n") == 1
         assert f"cannot listen on 127.0.0.1:{port}" in taken.stderr
-        drawn = asyncio.run(play_over_websocket(url))
-        assert b"your cards" in drawn
-        resumed = Session.resume(save)  # the page played the saved game, and it was saved
-        assert (0, "pass") in resumed.view.auction
-        assert replay(read_record(str(save)), str(save)).index is not None
+        query = link.split("?", 1)[1]
+        with connect(f"ws://127.0.0.1:{port}/ws/{game_id}?{query}") as ws:
+            state = json.loads(ws.recv(timeout=60))["state"]
+            while not state["your_turn"]:
+                state = json.loads(ws.recv(timeout=60))["state"]
+            ws.send(json.dumps({"type": "act", "action": "bogus"}))
+            assert json.loads(ws.recv(timeout=60))["type"] == "refused"
+            word = state["words"][0]
+            ws.send(json.dumps({"type": "act", "action": word}))
+            after = json.loads(ws.recv(timeout=60))["state"]
+            assert after["log"][-1] == f"seat 0 (you) says {word}"
+        record = games / game_id / "hand-0.json"
+        done = replay(read_record(str(record)), str(record))
+        assert (0, word) in done.hand.auction.history
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -452,4 +446,4 @@ def test_ddz_play_serve_answers_a_page_and_plays_a_game_over_its_websocket(
             err.close()
     said = (tmp_path / "serve.out").read_text()
     assert code == 0, (said, (tmp_path / "serve.err").read_text())
-    assert f"serving on {url}" in said and f"stopped serving on {url}" in said
+    assert f"stopped serving on {url}" in said

@@ -9,6 +9,7 @@ Starlette and uvicorn are the optional extra ``play``.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -88,8 +89,19 @@ def serve(games_dir: Path, host: str, port: int, announce: Callable[[], None]) -
     app = create_app(games_dir, announce=announce)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                             ws_max_size=WS_MAX_SIZE, lifespan="on")
+    # uvicorn stops on Ctrl+C or SIGTERM and then raises the signal again under the handlers
+    # it found: these turn it into a clean return, so a stopped server exits 0.
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         uvicorn.Server(config).run()
+    except KeyboardInterrupt:
+        pass
     except OSError as exc:  # the address was taken between the check and the start
         raise UsageError(f"--port {port}: cannot listen on {host}:{port}: "
                          f"{exc.strerror or exc}") from None
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

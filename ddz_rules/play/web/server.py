@@ -20,7 +20,7 @@ import contextlib
 import json
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -255,7 +255,7 @@ def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
         finally:
             table.connections.discard(conn)
 
-    async def take(table: Table, conn: Connection, message: dict[str, Any]) -> Any:
+    async def take(table: Table, conn: Connection, message: MutableMapping[str, Any]) -> Any:
         raw = message.get("text")
         if raw is None:
             raw = message.get("bytes") or b""
