@@ -1,8 +1,9 @@
 """Draw docs/images/table.png: the browser card table of ``ddz play --serve`` in Chromium.
 
 Serves a two-player game (you in seat 0, the standard bot in seat 1, seed 7) on a free local
-port with a temporary games folder, takes the hint for four of your moves, then for more until a trick
-of two plays or more is on the table at your turn, asks for one more hint (its cards come up selected) and saves the page.
+port with a temporary games folder, takes the hint for four of your moves, then for more until
+a trick of two plays or more is on the table at your turn, asks for one more hint (its cards
+come up selected) and saves the page.
 
     PYTHONPATH=. python docs/images/make_table_screenshot.py [OUT.png]
 
@@ -46,7 +47,8 @@ def states(page: Page) -> int:
 def wait_turn(page: Page, after: int) -> None:
     page.wait_for_function(
         """after => Number(document.body.dataset.states || 0) > after &&
-           (!document.getElementById('hint').disabled || !document.getElementById('next').hidden)""",
+           (!document.getElementById('hint').disabled
+            || !document.getElementById('next').hidden)""",
         arg=after, timeout=WAIT_MS)
 
 
