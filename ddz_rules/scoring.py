@@ -134,6 +134,18 @@ def event(ruleset: Ruleset, name: str, seat: int | None = None,
     return MultiplierEvent(name, factor, seat, key_text(key) if key else "")
 
 
+def said_factor(ruleset: Ruleset, words: Sequence[tuple[int, str]]) -> int:
+    """What the robs and grabs said so far multiply the stake by (each the event of its
+    name in ``scoring.multipliers``): the auction logs them as events only once it is over,
+    so a table shows the multiplier as it stands with this during the auction.
+
+    >>> from ddz_rules.ruleset import load
+    >>> said_factor(load("two-player"), [(0, "call"), (1, "rob"), (0, "rob")])
+    4
+    """
+    return prod(ruleset.factors.get(word, 1) for _, word in words if word in ("rob", "grab"))
+
+
 def base_of(ruleset: Ruleset, bid: int) -> int:
     """``scoring.base``: the winning bid, or always one."""
     return bid if ruleset.base_rule == "bid" else 1

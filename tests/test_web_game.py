@@ -225,3 +225,18 @@ def test_a_game_resumed_from_its_folder_mid_hand_equals_the_original(tmp_path: P
     assert resumed.check_token(0, tokens[0]) and not resumed.check_token(0, "x")
     meta = json.loads((tmp_path / game.id / "game.json").read_text())
     assert tokens[0] not in json.dumps(meta)
+
+
+def test_the_multiplier_counts_each_rob_as_it_is_said(tmp_path: Path) -> None:
+    """Two-player robs double the stake the moment they are said, not only once the auction
+    is over (the engine logs them as events then)."""
+    game, tokens = new_game(tmp_path, ["human", "human"])
+    first = game.hand.to_act
+    assert first is not None
+    second = 1 - first
+    assert game.act(first, tokens[first], {"type": "act", "action": "call"}).kind != "refused"
+    assert game.state(second)["multiplier"] == 1
+    assert game.act(second, tokens[second], {"type": "act", "action": "rob"}).kind != "refused"
+    assert game.hand.result is None and game.hand.landlord is None
+    assert game.state(first)["multiplier"] == game.state(None)["multiplier"] == 2
+    assert "x2" in game.state(first)["stake_line"]

@@ -53,6 +53,7 @@ from ddz_rules.records import (
     to_record,
 )
 from ddz_rules.ruleset import Ruleset
+from ddz_rules.scoring import said_factor
 from ddz_rules.table import Play
 
 HUMAN = "human"
@@ -482,7 +483,7 @@ class WebGame:
             "trick": [{"seat": e.seat, "cards": None if e.play is None else e.play.cards}
                       for e in current],
             "kitty": None if view.kitty is None else cards.key_text(view.kitty),
-            "multiplier": view.multiplier,
+            "multiplier": self._multiplier(view),
             "stake_line": self._stake_line(view),
             "aids": {"unseen": dict(counter.ranks), "advantage": session.advantage(),
                      "status": self._status(session, view, seat)},
@@ -491,9 +492,15 @@ class WebGame:
             "can_next": seat is not None and self.can_next,
         }
 
+    def _multiplier(self, view: View) -> int:
+        """The multiplier as it stands: during the auction, with the robs and grabs said."""
+        if view.phase is Phase.AUCTION:
+            return view.multiplier * said_factor(self.ruleset, view.auction)
+        return view.multiplier
+
     def _stake_line(self, view: View) -> str:
         if view.landlord is None and self.ruleset.has_landlord:
-            return f"multiplier x{view.multiplier}; no landlord yet"
+            return f"multiplier x{self._multiplier(view)}; no landlord yet"
         return f"multiplier x{view.multiplier}"
 
     def _status(self, session: Session, view: View, seat: int | None) -> str:
