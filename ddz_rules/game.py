@@ -26,6 +26,7 @@ from ddz_rules.scoring import (
     Result,
     SidePlays,
     base_of,
+    bomb_payment,
     closing_events,
     dealt_bonuses,
     event,
@@ -341,7 +342,8 @@ class Hand:
         #: ``scoring.liability``: the seat whose single, below its highest rank, the warned
         #: next player may now go out on (cleared by the next action).
         self.letting_out: int | None = None
-        self.duties = duties.binding(ruleset)
+        #: Whether any play duty applies (:func:`ddz_rules.duties.binding`): else none is checked.
+        self.bound = duties.binding(ruleset)
         if not ruleset.has_landlord:  # every player alone: the first leader plays at once
             self.phase = Phase.PLAY
         elif self.auction.done:  # auction.family none: the deal names the landlord
@@ -379,10 +381,10 @@ class Hand:
         hand = self.hands[self.to_act]
         if self.to_beat is None:
             leads = self.table.leads(hand, self.wild)
-            return [*(duties.allowed(self.ruleset, leads, self.turn()) if self.duties
+            return [*(duties.allowed(self.ruleset, leads, self.turn()) if self.bound
                       else leads)]
         answers = self.table.answers(hand, self.to_beat.reading, self.wild)
-        if not self.duties:
+        if not self.bound:
             return [*answers, PASS]
         answers = duties.allowed(self.ruleset, answers, self.turn())
         return [*answers] if duties.pass_refusal(self.ruleset, answers) else [*answers, PASS]
@@ -390,13 +392,12 @@ class Hand:
     def turn(self) -> duties.Turn:
         """What the duties of the seat to act depend on (see :mod:`ddz_rules.duties`)."""
         assert self.to_act is not None
-        first = (self.ruleset.first_play_holds_lead_card and not self.public_plays
-                 and self.deal.lead_card is not None)
-        return duties.Turn(
-            self.hands[self.to_act],
-            cards.size(self.hands[(self.to_act + 1) % self.ruleset.players]),
-            cards.parse_suited(self.deal.lead_card)[0] if first and self.deal.lead_card
-            else None)
+        lead = self.deal.lead_card
+        must_hold = (cards.parse_suited(lead)[0] if lead is not None and not self.public_plays
+                     and self.ruleset.first_play_holds_lead_card else None)
+        return duties.Turn(self.hands[self.to_act],
+                           cards.size(self.hands[(self.to_act + 1) % self.ruleset.players]),
+                           must_hold)
 
     @property
     def wild(self) -> tuple[int, ...]:
@@ -546,7 +547,7 @@ class Hand:
                 f"{cards.key_text(play.key)} ({play.reading.short()}) does not beat "
                 f"{cards.key_text(self.to_beat.key)} ({self.to_beat.reading.short()})")
         lets_out = None
-        if self.duties:
+        if self.bound:
             turn = self.turn()
             why = duties.refusal(self.ruleset, play, turn)
             if why:
@@ -569,7 +570,7 @@ class Hand:
         found = event(self.ruleset, name, seat, play.key)
         if found:
             self.events.append(found)
-        paid = dict(self.ruleset.bomb_payments).get(name)
+        paid = bomb_payment(self.ruleset, play.reading.type)
         if paid:
             self.bombs_paid.append(BonusPayment(name, seat, paid))
         self.to_beat, self.to_beat_seat, self.passes = play, seat, 0

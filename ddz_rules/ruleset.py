@@ -311,6 +311,13 @@ class Ruleset:
         return {c.name: c.klass for c in self.combinations}
 
     @cached_property
+    def paid_at_once(self) -> dict[str, int]:
+        """``scoring.bomb_payments`` by enabled combination type: what each other seat pays
+        at once to the player of a play of that type (types paid nothing left out)."""
+        payments = dict(self.bomb_payments)
+        return {c.name: payments[c.event] for c in self.combinations if c.event in payments}
+
+    @cached_property
     def event_of(self) -> dict[str, str]:
         """The multiplier event each enabled combination type's plays are."""
         return {c.name: c.event for c in self.combinations}

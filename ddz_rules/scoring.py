@@ -134,6 +134,17 @@ def event(ruleset: Ruleset, name: str, seat: int | None = None,
     return MultiplierEvent(name, factor, seat, key_text(key) if key else "")
 
 
+def bomb_payment(ruleset: Ruleset, play_type: str) -> int:
+    """What each other seat pays at once to the player of a play of ``play_type``
+    (``scoring.bomb_payments``, by the type's class event); 0 where nobody pays for it.
+
+    >>> from ddz_rules.ruleset import load
+    >>> bomb_payment(load("run-fast"), "bomb"), bomb_payment(load("run-fast"), "pair")
+    (10, 0)
+    """
+    return ruleset.paid_at_once.get(play_type, 0)
+
+
 def said_factor(ruleset: Ruleset, words: Sequence[tuple[int, str]]) -> int:
     """What the robs and grabs said so far multiply the stake by (each the event of its
     name in ``scoring.multipliers``): the auction logs them as events only once it is over,

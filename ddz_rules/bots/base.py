@@ -145,8 +145,3 @@ def lets_out(view: View, ruleset: Ruleset, play: Play) -> bool:
     return following in view.opponents and duties.lets_out(
         ruleset, play, duties.Turn(view.hand, view.hand_sizes[following]))
 
-
-def bomb_payment(ruleset: Ruleset, play: Play) -> int:
-    """What each other seat pays at once for ``play`` (``scoring.bomb_payments``; 0 for a play
-    of a class nobody pays for)."""
-    return dict(ruleset.bomb_payments).get(ruleset.event_of[play.reading.type], 0)

@@ -23,7 +23,6 @@ from functools import cached_property
 from ddz_rules import cards
 from ddz_rules.bots.base import (
     Bot,
-    bomb_payment,
     control_cards,
     distance,
     joins,
@@ -39,7 +38,7 @@ from ddz_rules.bots.split import moves_of
 from ddz_rules.bots.stakes import Judge, standing
 from ddz_rules.game import PASS, Action, Phase, View
 from ddz_rules.ruleset import Ruleset
-from ddz_rules.scoring import base_of, whitewash
+from ddz_rules.scoring import base_of, bomb_payment, whitewash
 from ddz_rules.table import Play
 
 #: An opponent this close to its goal must be stopped at any price.
@@ -128,7 +127,7 @@ class MediumBot(Bot):
     def _score(self, view: View, play: Play, danger: bool) -> tuple[float, int]:
         rest = view.hand - play.key
         score = float(moves_of(rest))
-        paid = bomb_payment(self.ruleset, play)
+        paid = bomb_payment(self.ruleset, play.reading.type)
         if paid:
             score -= PAID_BOMB  # money now, where a bomb still held may never be played
         elif play.reading.level > 0 and not danger:

@@ -17,7 +17,6 @@ from ddz_rules import cards
 from ddz_rules.bots.base import (
     Bot,
     auction_word,
-    bomb_payment,
     control_points,
     distance,
     joins,
@@ -29,6 +28,7 @@ from ddz_rules.bots.base import (
 )
 from ddz_rules.cards import BIG_JOKER, SMALL_JOKER
 from ddz_rules.game import PASS, Action, Phase, View
+from ddz_rules.scoring import bomb_payment
 from ddz_rules.table import Play
 
 #: Control points needed to bid 1, 2, 3 (or to call, then to rob or grab).
@@ -97,7 +97,7 @@ class StandardBot(Bot):
                 return best
         # A bomb is spent on an opponent about to go out, or where each bomb is paid for at
         # once (``scoring.bomb_payments``).
-        if (any(bomb_payment(self.ruleset, p) for p in plays)
+        if (any(bomb_payment(self.ruleset, p.reading.type) for p in plays)
                 or any(distance(view, s) <= BOMB_WHEN_OPPONENT_WITHIN for s in opponents(view))):
             return min(plays, key=lambda p: (p.reading.level == 0, p.reading.level,
                                              p.reading.rank_index))

@@ -64,7 +64,7 @@ from ddz_rules.records import (
     to_record,
 )
 from ddz_rules.ruleset import Ruleset, load
-from ddz_rules.scoring import Result
+from ddz_rules.scoring import Result, bomb_payment
 from ddz_rules.table import Play, beats_reason, split_reading
 
 #: The longest text the prompt takes (a play is at most 20 cards and a reading).
@@ -266,11 +266,6 @@ def role_of(view: View, seat: int, before: int | None = None) -> str:
             return "partner"
     return "peasant"
 
-
-def bomb_payment(ruleset: Ruleset, play: Play) -> int:
-    """What each other seat pays at once to the player of ``play`` (``scoring.bomb_payments``,
-    by the play's event), 0 where it pays nothing: as the hand engine charges it."""
-    return dict(ruleset.bomb_payments).get(ruleset.event_of[play.reading.type], 0)
 
 
 def warns_last_card(ruleset: Ruleset) -> bool:
@@ -577,7 +572,7 @@ class Session:
                 reason = beats_reason(self.ruleset, Play(key, candidates[0]), to_beat)
                 return Outcome(False, f"refused: {reason}")
             candidates = winners
-        if hand.duties:  # the play rules beyond beating (must beat aside): as the engine says
+        if hand.bound:  # the play rules beyond beating (must beat aside): as the engine says
             turn = hand.turn()
             reasons = [duties.refusal(self.ruleset, Play(key, r), turn) for r in candidates]
             if all(reasons):
@@ -663,7 +658,7 @@ class Session:
         line = f"{who} plays {self.play_text(action, view)}"
         if at is not None and join_index(view) == at:
             line += " and joins the landlord as his partner"
-        paid = bomb_payment(self.ruleset, action)
+        paid = bomb_payment(self.ruleset, action.reading.type)
         if paid:
             line += f"; a bomb, paid at once: {paid} from each other seat"
         if at is not None and warns_last_card(self.ruleset) and cards_after(view, at) == 1:
