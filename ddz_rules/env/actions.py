@@ -1,0 +1,181 @@
+"""One discrete action space per ruleset: every action of a hand as an integer id.
+
+The ids, in order: the auction words the ruleset's family says, then ``pass`` (one id for a
+pass in the auction and a pass in the play), then the landlord's partner calls, then every
+play of the ruleset's play table with each of its readings, in table order, then the bodies
+only wild cards can make (soft bombs, four wilds). Ids depend on the ruleset alone, so an
+agent's output layer is fixed for it, and :meth:`ActionSpace.action` and
+:meth:`ActionSpace.id_of` turn an id into the referee's action and back.
+
+A play is named by the cards it is played *as*. Without wild cards that is the play itself, so
+every legal action has its own id. With wild cards (``laizi``) a play of real cards ``3335``
+(5 wild) read as a soft bomb of 3s is played as ``3333``: it takes the id of ``3333`` read as
+a soft bomb, and the same card set read as a trio of 3s with a single takes the id of
+``3335`` read so. Where a hand can make one played-as play in several ways (a wild or a
+natural card for the same position), the id stands for the way with the fewest wild cards,
+the wild cards kept for later (:meth:`ActionSpace.legal`); the reading, what the play is, is
+always the agent's choice.
+
+>>> from ddz_rules.ruleset import load
+>>> space = ActionSpace(load("classic"))
+>>> space.words, len(space)
+(('1', '2', '3', 'pass'), 24643)
+>>> play = space.action(space.id_of("pass") + 1)
+>>> play.cards, play.reading.short()
+('3', 'single/1/3')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from ddz_rules import cards
+from ddz_rules.errors import DdzError
+from ddz_rules.game import ALONE, CALL, PASS, Action
+from ddz_rules.ruleset import Ruleset
+from ddz_rules.table import Play, PlayTable, Reading, compile_table
+from ddz_rules.wilds import stand_ins, wild_count
+
+#: The words of each auction family, in the order their ids take (``pass`` comes after them).
+FAMILY_WORDS: dict[str, tuple[str, ...]] = {
+    "call_rob": ("call", "no-call", "rob", "no-rob"),
+    "call_grab": ("call", "no-call", "grab", "no-grab"),
+    "none": (),
+}
+
+
+class EnvError(DdzError, ValueError):
+    """An environment cannot be built for a ruleset, or an action it was given is not one."""
+
+
+@dataclass(frozen=True)
+class ActionSpace:
+    """The actions of one ruleset as ids ``0 .. len(space) - 1``."""
+
+    ruleset: Ruleset
+
+    @cached_property
+    def table(self) -> PlayTable:
+        return compile_table(self.ruleset)
+
+    @cached_property
+    def words(self) -> tuple[str, ...]:
+        """The auction words and ``pass``, in id order (``pass`` alone without an auction)."""
+        if not self.ruleset.has_landlord:
+            return (PASS,)
+        family = self.ruleset.auction_family
+        said = FAMILY_WORDS.get(family, tuple(str(b) for b in self.ruleset.bids))
+        return (*said, PASS)
+
+    @cached_property
+    def calls(self) -> tuple[str, ...]:
+        """The landlord's partner calls (``teams.partner: called_rank``), else none."""
+        if self.ruleset.partner_rule != "called_rank":
+            return ()
+        return (ALONE, *(CALL + cards.RANKS[r] for r in self.ruleset.deck_ranks))
+
+    @cached_property
+    def plays(self) -> tuple[Play, ...]:
+        """Every play an id names: the table's plays with each reading, then the bodies that
+        only wild cards make, each as the cards it is played as."""
+        table = self.table
+        found = [Play(key, reading) for key in table for reading in table.readings(key)]
+        return (*found, *_wild_bodies(self.ruleset))
+
+    @cached_property
+    def _ids(self) -> dict[Action, int]:
+        names: list[Action] = [*self.words, *self.calls, *self.plays]
+        return {name: i for i, name in enumerate(names)}
+
+    @cached_property
+    def _names(self) -> tuple[Action, ...]:
+        return (*self.words, *self.calls, *self.plays)
+
+    @property
+    def first_play(self) -> int:
+        """The id of the first play (every id below it is a word or a call)."""
+        return len(self.words) + len(self.calls)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def action(self, action_id: int) -> Action:
+        """The word, call or played-as play an id names."""
+        if not 0 <= action_id < len(self._names):
+            raise EnvError(f"action id {action_id} is out of range: "
+                           f"{self.ruleset.id} has ids 0 to {len(self._names) - 1}")
+        return self._names[action_id]
+
+    def id_of(self, action: Action, wild: Sequence[int] = ()) -> int:
+        """The id of a referee action (a word, a call, or a play with its reading; wild cards
+        are named by what they are played as, so ``wild`` gives the hand's wild ranks)."""
+        if isinstance(action, str):
+            found = self._ids.get(action)
+        else:
+            found = self._ids.get(self.played_as(action, wild))
+        if found is None:
+            shown = action if isinstance(action, str) else self.table.notation(action, tuple(wild))
+            raise EnvError(f"{shown!r} is no action of {self.ruleset.id}'s action space")
+        return found
+
+    def played_as(self, play: Play, wild: Sequence[int]) -> Play:
+        """The play as the cards it stands for: itself where it holds no wild card; else each
+        wild card replaced by the rank it is played as, body and kickers alike."""
+        if not wild or not wild_count(cards.unpack(play.key), wild):
+            return play
+        reading = play.reading
+        key = play.key
+        kickers = reading.kicker_key
+        for stand in stand_ins(self.ruleset, play, wild):
+            shift = (1 << (cards.FIELD_BITS * stand.rank)) - (1 << (cards.FIELD_BITS * stand.card))
+            key += shift
+            if stand.kicker:
+                kickers += shift
+        if kickers == reading.kicker_key:
+            return Play(key, reading)
+        return Play(key, Reading(reading.type, reading.length, reading.rank_index, kickers,
+                                 reading.level))
+
+    def legal(self, legal: Sequence[Action], wild: Sequence[int] = ()) -> dict[int, Action]:
+        """The ids of ``legal`` (a hand's legal actions), each with the action it plays.
+
+        Where several legal plays share an id (wild cards), the one with the fewest wild
+        cards is kept, and among those the first the referee lists.
+        """
+        out: dict[int, Action] = {}
+        if not wild:
+            ids = self._ids
+            for action in legal:
+                out[ids[action]] = action
+            return out
+        fewest: dict[int, int] = {}
+        for action in legal:
+            i = self.id_of(action, wild)
+            used = 0 if isinstance(action, str) else wild_count(cards.unpack(action.key), wild)
+            if i not in out or used < fewest[i]:
+                out[i], fewest[i] = action, used
+        return out
+
+
+def _wild_bodies(ruleset: Ruleset) -> list[Play]:
+    """The played-as plays of the types only wild cards make (``wilds: some`` or ``all``):
+    their bodies, which carry no kickers (an environment for one that does is refused)."""
+    found = []
+    for ctype in ruleset.combinations:
+        if not ctype.needs_wilds:
+            continue
+        if ctype.kicker_unit:
+            raise EnvError(f"{ruleset.id}: combinations.{ctype.name} needs wild cards and "
+                           "carries kickers; the environment's action space names such plays "
+                           "only without kickers")
+        longest = ctype.max_length or ruleset.max_hand // ctype.width
+        for length in range(ctype.min_length, longest + 1):
+            for top in range(ctype.low + length - 1, ctype.high + 1):
+                chain = range(top - length + 1, top + 1)
+                key = cards.pack([ctype.width if r in chain else 0
+                                  for r in range(cards.NUM_RANKS)])
+                found.append(Play(key, Reading(ctype.name, ctype.reading_length(length), top, 0,
+                                               ctype.level)))
+    return found

@@ -1,0 +1,292 @@
+"""Every ruleset as a PettingZoo environment: agents are seats, one hand an episode.
+
+:class:`DdzEnv` (``raw_env``) follows PettingZoo's AEC API and its classic-game conventions:
+an observation is ``{"observation": float32 array, "action_mask": int8 array}`` (the mask all
+zeros for an agent not to act), an action is an id of the ruleset's
+:class:`~ddz_rules.env.actions.ActionSpace`, and the rewards come at the end of the hand.
+:func:`env` wraps it as PettingZoo's classic environments are wrapped.
+
+Rewards are each seat's score for the hand (``reward="score"``, zero-sum), or that score over
+the hand's stake (``reward="stake"``: the base times the multiplier, or the points a card
+under ``scoring.settlement: cards_left``; still zero-sum). A deal thrown in (nobody bid) is
+dealt again by the next dealer within the same episode, at most ``max_redeals`` times in a
+row; past that the episode is truncated with no reward.
+
+Bad input, by PettingZoo's conventions: an id out of range or masked off raises
+:class:`~ddz_rules.env.actions.EnvError` (a ``ValueError``) from the raw environment, changing
+nothing; :func:`env`'s wrappers end the game instead, the offender scoring -1
+(``TerminateIllegalWrapper``). A step for an agent whose episode is over takes only ``None``;
+a seed that is not a non-negative integer is refused by Gymnasium's seeding.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ddz_rules import cards
+from ddz_rules.env.actions import ActionSpace, EnvError
+from ddz_rules.env.observation import Encoder
+from ddz_rules.game import Action, Hand, deal
+from ddz_rules.match import next_dealer
+from ddz_rules.ruleset import Ruleset, load
+from ddz_rules.scoring import Result
+from ddz_rules.table import compile_table
+
+#: Reward forms: the hand's score, or the score over the hand's stake.
+REWARDS = ("score", "stake")
+#: Seeds of a hand's deal are drawn below this, the range every record's seeds fit in.
+SEED_LIMIT = 2**63 - 1
+
+
+def _ruleset(ruleset: str | Ruleset) -> Ruleset:
+    if isinstance(ruleset, Ruleset):
+        return ruleset
+    if not isinstance(ruleset, str):
+        raise EnvError(f"ruleset must be a bundled id or a ruleset file's path, not "
+                       f"{type(ruleset).__name__}")
+    return load(ruleset)
+
+
+class Game:
+    """The hand an environment plays, its action ids and its observations: what the
+    PettingZoo and Gymnasium environments share."""
+
+    def __init__(self, ruleset: str | Ruleset, max_redeals: int = 100) -> None:
+        self.ruleset = _ruleset(ruleset)
+        if isinstance(max_redeals, bool) or not isinstance(max_redeals, int) or not (
+                0 <= max_redeals <= 10_000):
+            raise EnvError(f"max_redeals must be an integer from 0 to 10000, not {max_redeals!r}")
+        self.max_redeals = max_redeals
+        self.actions = ActionSpace(self.ruleset)
+        self.encoder = Encoder(self.ruleset)
+        self.table = compile_table(self.ruleset)
+        self.n_actions = len(self.actions)
+        self.hand: Hand | None = None
+        self.legal: dict[int, Action] = {}
+        self.rng = np.random.default_rng(0)
+        self.dealer = 0
+        self.redeals = 0
+        self.truncated = False
+
+    def seed(self, seed: int | None) -> None:
+        self.rng, _ = seeding.np_random(seed)
+
+    def deal(self) -> None:
+        """Deal a new hand (the dealer passing as ``match.rotation`` says)."""
+        self.redeals = 0
+        self.truncated = False
+        self._deal()
+
+    def _deal(self) -> None:
+        seed = int(self.rng.integers(SEED_LIMIT))
+        self.hand = Hand(self.ruleset, deal(self.ruleset, seed, self.dealer), self.table)
+        self.advance()
+
+    def advance(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        if hand.result is not None and hand.result.redeal:
+            self.dealer = next_dealer(self.ruleset, self.dealer, True)
+            if self.redeals >= self.max_redeals:
+                self.truncated = True
+                self.legal = {}
+                return
+            self.redeals += 1
+            self._deal()
+            return
+        if hand.result is not None:
+            self.dealer = next_dealer(self.ruleset, self.dealer, False)
+            self.legal = {}
+            return
+        self.legal = self.actions.legal(hand.legal_actions(), hand.wild)
+
+    @property
+    def over(self) -> bool:
+        return self.truncated or (self.hand is not None and self.hand.result is not None)
+
+    def step(self, action_id: Any) -> None:
+        """Play the action an id names for the seat to act; refuse it changing nothing."""
+        if isinstance(action_id, np.integer):
+            action_id = int(action_id)
+        if isinstance(action_id, bool) or not isinstance(action_id, int):
+            raise EnvError(f"an action is an integer id, not {type(action_id).__name__}")
+        if self.over or self.hand is None:
+            raise EnvError("the hand is over: reset before stepping again")
+        action = self.legal.get(action_id)
+        if action is None:
+            named = self.actions.action(action_id)  # raises when out of range
+            shown = named if isinstance(named, str) else self.table.notation(named)
+            raise EnvError(f"action {action_id} ({shown}) is not legal for seat "
+                           f"{self.hand.to_act} now (masked off)")
+        self.hand.apply(action)
+        self.advance()
+
+    def observe(self, seat: int) -> dict[str, Any]:
+        """The seat's observation and action mask, from its view alone."""
+        assert self.hand is not None
+        mask = np.zeros(self.n_actions, dtype=np.int8)
+        view = self.hand.view(seat)
+        if self.legal and seat == self.hand.to_act:
+            mask[list(self.legal)] = 1
+        return {"observation": self.encoder.encode(view), "action_mask": mask}
+
+    def scores(self, reward: str) -> list[float]:
+        """Each seat's reward for the finished hand (zeros for a truncated episode)."""
+        assert self.hand is not None
+        result = self.hand.result
+        if result is None or result.redeal:
+            return [0.0] * self.ruleset.players
+        unit = self._unit(result) if reward == "stake" else 1
+        return [s / unit for s in result.scores]
+
+    def _unit(self, result: Result) -> int:
+        if result.first_out is not None:
+            return max(1, self.ruleset.per_card)
+        return max(1, result.base * result.multiplier)
+
+    def spaces(self) -> tuple[spaces.Dict, spaces.Discrete]:
+        size = self.encoder.layout.size
+        observation = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.n_actions,), dtype=np.int8)})
+        return observation, spaces.Discrete(self.n_actions)
+
+
+class DdzEnv(AECEnv):  # type: ignore[misc]
+    """One hand of any ruleset, seats as agents ``seat_0``, ``seat_1``, ..."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "ddz_rules_v0",
+                                          "render_modes": ["ansi", "human"],
+                                          "is_parallelizable": False}
+
+    def __init__(self, ruleset: str | Ruleset = "classic", reward: str = "score",
+                 max_redeals: int = 100, render_mode: str | None = None) -> None:
+        super().__init__()
+        if reward not in REWARDS:
+            raise EnvError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise EnvError(f"render_mode must be one of ansi, human or None, not {render_mode!r}")
+        self.game = Game(ruleset, max_redeals)
+        self.ruleset = self.game.ruleset
+        self.reward = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"seat_{i}" for i in range(self.ruleset.players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        observation, action = self.game.spaces()
+        self.observation_spaces = {a: observation for a in self.possible_agents}
+        self.action_spaces = {a: action for a in self.possible_agents}
+        self.agents: list[str] = []
+        self._seeded = False
+
+    @property
+    def action_ids(self) -> ActionSpace:
+        """The ruleset's actions as ids: ``action(id)`` and ``id_of(action)``."""
+        return self.game.actions
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand in play (every seat's cards: for tests and records, not for agents)."""
+        return self.game.hand
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or not self._seeded:
+            self.game.seed(seed)
+            self._seeded = True
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.game.deal()
+        self._settle_if_over()
+        hand = self.game.hand
+        assert hand is not None
+        self.agent_selection = self._selected()
+
+    def _selected(self) -> str:
+        hand = self.game.hand
+        assert hand is not None
+        if hand.to_act is not None and not self.game.over:
+            return self.possible_agents[hand.to_act]
+        return self.agent_selection if hasattr(self, "agent_selection") else self.agents[0]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self.game.observe(self.agent_name_mapping[agent])
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise EnvError(f"{agent} is to act: None is an action only once its episode is over")
+        self.game.step(action)
+        self._cumulative_rewards[agent] = 0.0
+        self._settle_if_over()
+        self.agent_selection = self._selected()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle_if_over(self) -> None:
+        if not self.game.over:
+            return
+        scores = self.game.scores(self.reward)
+        for agent, score in zip(self.possible_agents, scores, strict=True):
+            self.rewards[agent] = score
+            if self.game.truncated:
+                self.truncations[agent] = True
+            else:
+                self.terminations[agent] = True
+        hand = self.game.hand
+        assert hand is not None
+        for agent in self.agents:
+            self.infos[agent] = {"result": hand.result, "redeals": self.game.redeals}
+
+    def render(self) -> str | None:
+        """A line for the hand as it stands: whose turn, cards left, the play to beat."""
+        hand = self.game.hand
+        if hand is None:
+            return None
+        sizes = " ".join(str(cards.size(h)) for h in hand.hands)
+        beat = "-" if hand.to_beat is None else hand.to_beat.cards
+        line = (f"{self.ruleset.id}: {hand.phase.value}, seat {hand.to_act} to act, cards "
+                f"{sizes}, to beat {beat}")
+        if hand.result is not None:
+            line += f", scores {list(hand.result.scores)}"
+        if self.render_mode == "human":
+            print(line)
+            return None
+        return line
+
+    def close(self) -> None:
+        pass
+
+
+raw_env = DdzEnv
+
+
+def env(ruleset: str | Ruleset = "classic", **kwargs: Any) -> AECEnv:
+    """:class:`DdzEnv` for ``ruleset`` with PettingZoo's usual wrappers for classic games: an
+    illegal action ends the game with -1 for its agent, an id out of range is refused, and the
+    API's order (reset before step) is enforced."""
+    built: AECEnv = DdzEnv(ruleset, **kwargs)
+    built = wrappers.TerminateIllegalWrapper(built, illegal_reward=-1)
+    built = wrappers.AssertOutOfBoundsWrapper(built)
+    return wrappers.OrderEnforcingWrapper(built)
+
+
+__all__ = ["REWARDS", "DdzEnv", "Game", "env", "raw_env"]

@@ -1,0 +1,262 @@
+"""What a seat observes, as one flat array: the same layout for every ruleset's shape.
+
+Everything is computed from the seat's :class:`~ddz_rules.game.View` and nothing else, so an
+observation can hold no card the seat may not see. Seats are counted from the observer: offset
+0 is the observer, 1 the next seat to act after it, and so on round the table.
+
+A card set is a block of ``15 * C`` numbers, ``C`` the most copies of a rank in the deck (4,
+or 8 with two decks): for each rank from 3 to the big joker, ``C`` flags, the ``k``-th set when
+the set holds at least ``k`` cards of that rank (a thermometer code, so that "at least two 7s"
+is one feature). Other features are flags (one-hot) or numbers scaled to lie in ``[0, 1]``.
+:attr:`Layout.features` lists every feature with its slice and meaning; the rules book's
+Environments page prints it for each ruleset.
+
+>>> from ddz_rules.ruleset import load
+>>> layout = Layout.of(load("classic"))
+>>> layout.size, layout["hand"].stop - layout["hand"].start
+(771, 60)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from ddz_rules import cards
+from ddz_rules.env.actions import ActionSpace
+from ddz_rules.game import PASS, Phase, View
+from ddz_rules.ruleset import Ruleset
+from ddz_rules.scoring import base_of
+
+#: The phases an observation distinguishes (a seat never observes the deal or kitty phases).
+PHASES = (Phase.AUCTION, Phase.CALL, Phase.PLAY, Phase.SETTLED)
+#: Card sets an encoder keeps the bytes of (it forgets them all when full).
+SEEN_LIMIT = 1 << 16
+#: Roles, in the order of a seat's role flags: no flag set where there is no landlord (yet).
+ROLES = ("landlord", "partner", "peasant")
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One named part of the observation: ``array[start:stop]``."""
+
+    name: str
+    start: int
+    stop: int
+    meaning: str
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The observation's features for one ruleset, in order, and the sizes they depend on."""
+
+    players: int
+    copies: int
+    types: tuple[str, ...]
+    words: tuple[str, ...]
+    features: tuple[Feature, ...]
+
+    @property
+    def size(self) -> int:
+        return self.features[-1].stop
+
+    def __getitem__(self, name: str) -> Feature:
+        for feature in self.features:
+            if feature.name == name:
+                return feature
+        raise KeyError(name)
+
+    @classmethod
+    def of(cls, ruleset: Ruleset) -> Layout:
+        """The layout for ``ruleset``: the number of seats, copies per rank, combination
+        types and auction words set the sizes."""
+        players, copies = ruleset.players, max(ruleset.copies)
+        types = tuple(c.name for c in ruleset.combinations)
+        words = ActionSpace(ruleset).words
+        block = cards.NUM_RANKS * copies
+        parts: list[tuple[str, int, str]] = [
+            ("hand", block, "the observer's cards"),
+            *((f"played.{k}", block, f"the cards seat offset {k} has played this hand")
+              for k in range(players)),
+            ("unseen", block, "cards the observer has not seen: the deck less its own hand and "
+                              "every card played (the kitty's cards, where shown, and undealt "
+                              "cards included)"),
+            ("kitty", block, "the kitty, once the observer may see it (the landlord, or "
+                             "everyone where it is shown)"),
+            *((f"trick.{k}", block, f"seat offset {k}'s last play in the current trick")
+              for k in range(players)),
+            ("to_beat", block, "the play to beat (empty when the seat to act leads)"),
+            *((f"trick_pass.{k}", 1, f"1 if seat offset {k}'s last action in the current trick "
+                                     "was a pass") for k in range(players)),
+            ("to_beat.type", len(types), "its combination type, one flag per type: "
+                                         + ", ".join(types)),
+            ("to_beat.length", 1, "its chain length over 20"),
+            ("to_beat.seat", players, "the seat offset that made it"),
+            ("leads", 1, "1 if the seat to act leads the trick"),
+            *((f"auction.{k}", len(words), f"seat offset {k}'s last auction word, one flag per "
+                                            "word: " + ", ".join(words)) for k in range(players)),
+            ("auction.words", 1, "auction words said so far over 12"),
+            ("base", 1, "the hand's base (the bid where the bid is the base) over 10"),
+            ("multiplier", 1, "log2 of the multiplier over 16"),
+            ("cards_left", players, "cards in each seat's hand, by offset, over the largest hand"),
+            ("role", players * len(ROLES), "each seat offset's role flags: landlord, partner "
+                                           "(once joined), peasant; none without a landlord"),
+            ("phase", len(PHASES), "the phase: auction, call, play, settled"),
+            ("to_act", players, "the seat offset to act"),
+            ("first_bidder", players, "the seat offset that bid first (or, without an auction, "
+                                      "led first)"),
+            ("dealer", players, "the dealer's seat offset"),
+            ("wild", cards.NUM_RANKS, "the wild ranks shown so far"),
+            ("called", cards.NUM_RANKS + 1, "the rank the landlord called for a partner, or the "
+                                            "last flag where he plays alone"),
+            ("advantage", 1, "the two-player peasant's finishing line (cards) over 20"),
+            ("undealt", 1, "cards never dealt over the deck's size"),
+            ("marked_card", cards.NUM_RANKS, "the marked card's rank, where a card is marked"),
+            ("turned_card", cards.NUM_RANKS, "the turned card's rank, where one is turned"),
+        ]
+        features, at = [], 0
+        for name, size, meaning in parts:
+            features.append(Feature(name, at, at + size, meaning))
+            at += size
+        return cls(players, copies, types, words, tuple(features))
+
+    @cached_property
+    def offsets(self) -> dict[str, int]:
+        """Each feature's start, by name (for the encoder's hot loop)."""
+        return {f.name: f.start for f in self.features}
+
+
+class Encoder:
+    """Fills observation arrays from views for one ruleset (numpy; the ``rl`` extra)."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        import numpy as np
+
+        self.np = np
+        self.ruleset = ruleset
+        self.layout = Layout.of(ruleset)
+        c = self.layout.copies
+        self.copies = c
+        #: Thermometer rows: row n has its first n of c flags set.
+        self.thermo = np.array([[1.0 if k < n else 0.0 for k in range(c)] for n in range(c + 1)],
+                               dtype=np.float32)
+        self.type_index = {t: i for i, t in enumerate(self.layout.types)}
+        self.word_index = {w: i for i, w in enumerate(self.layout.words)}
+        self.deck_key = ruleset.deck_key
+        #: Per two ranks (a 10-bit chunk of a packed card set), their thermometer flags as
+        #: float32 bytes; and the card sets seen lately, as the bytes of their whole block.
+        row = [b"".join(b"\x00\x00\x80\x3f" if k < count else bytes(4) for k in range(c))
+               for count in range(32)]
+        self.pairs = [row[chunk & 31] + row[chunk >> 5] for chunk in range(1024)]
+        self.seen: dict[int, bytes] = {}
+        #: Every card block comes first in the layout: they end here.
+        self.cards_stop = self.layout["to_beat"].stop
+        self.block_bytes = 4 * cards.NUM_RANKS * c
+        self.max_hand = ruleset.max_hand
+
+    def card_bytes(self, key: int) -> bytes:
+        """A card set's block, as the float32 bytes of its thermometer flags."""
+        found = self.seen.get(key)
+        if found is None:
+            pairs = self.pairs
+            found = b"".join(pairs[(key >> shift) & 1023] for shift in range(0, 80, 10))
+            found = found[:self.block_bytes]
+            if len(self.seen) >= SEEN_LIMIT:
+                self.seen.clear()
+            self.seen[key] = found
+        return found
+
+    def encode(self, view: View, out: Any | None = None) -> Any:
+        """The observation of ``view``'s seat as a float32 array of :attr:`Layout.size`."""
+        np = self.np
+        if out is None:
+            out = np.zeros(self.layout.size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        at = self.layout.offsets
+        n = self.layout.players
+        me = view.seat
+        order = [(me + k) % n for k in range(n)]
+        rel = [(seat - me) % n for seat in range(n)]
+        # Card sets, packed, in the order of the layout's card blocks.
+        played = [0] * n
+        trick_start = passes = 0
+        for i, (seat, play) in enumerate(view.plays):
+            if play is None:
+                passes += 1
+                if passes == n - 1:  # play.trick: others_pass, the one trick rule
+                    trick_start, passes = i + 1, 0
+                continue
+            passes = 0
+            played[seat] += play.key
+        trick = [0] * n
+        beat = view.to_beat
+        if beat is not None:
+            for seat, play in view.plays[trick_start:]:
+                if play is None:
+                    trick[seat] = 0
+                    out[at["trick_pass.0"] + rel[seat]] = 1.0
+                else:
+                    trick[seat] = play.key
+                    out[at["trick_pass.0"] + rel[seat]] = 0.0
+        keys = [view.hand, *(played[s] for s in order),
+                self.deck_key - view.hand - sum(played),
+                view.kitty or 0, *(trick[s] for s in order), beat.key if beat else 0]
+        out[:self.cards_stop] = np.frombuffer(b"".join(map(self.card_bytes, keys)),
+                                              dtype=np.float32)
+        if beat is not None:
+            out[at["to_beat.type"] + self.type_index[beat.reading.type]] = 1.0
+            out[at["to_beat.length"]] = min(beat.reading.length, 20) / 20
+            if view.to_beat_seat is not None:
+                out[at["to_beat.seat"] + rel[view.to_beat_seat]] = 1.0
+        elif view.phase is Phase.PLAY:
+            out[at["leads"]] = 1.0
+        last_word: dict[int, str] = {}
+        for seat, word in view.auction:
+            last_word[seat] = word
+        for seat, word in last_word.items():
+            out[at["auction.0"] + len(self.word_index) * rel[seat] + self.word_index[word]] = 1.0
+        out[at["auction.words"]] = min(len(view.auction), 12) / 12
+        out[at["base"]] = min(_base(self.ruleset, view), 10) / 10
+        out[at["multiplier"]] = min(view.multiplier.bit_length() - 1, 16) / 16
+        for seat, size in enumerate(view.hand_sizes):
+            out[at["cards_left"] + rel[seat]] = size / self.max_hand
+        if view.landlord is not None:
+            for seat in range(n):
+                role = (0 if seat == view.landlord else 1 if seat == view.joined else 2)
+                out[at["role"] + 3 * rel[seat] + role] = 1.0
+        if view.phase in PHASES:
+            out[at["phase"] + PHASES.index(view.phase)] = 1.0
+        if view.to_act is not None:
+            out[at["to_act"] + rel[view.to_act]] = 1.0
+        out[at["first_bidder"] + rel[view.first_bidder]] = 1.0
+        out[at["dealer"] + rel[view.dealer]] = 1.0
+        for rank in view.wild:
+            out[at["wild"] + rank] = 1.0
+        if view.called is not None:
+            out[at["called"] + view.called] = 1.0
+        elif view.partner_call is not None:
+            out[at["called"] + cards.NUM_RANKS] = 1.0
+        if view.advantage is not None:
+            out[at["advantage"]] = min(view.advantage, 20) / 20
+        out[at["undealt"]] = view.undealt / self.ruleset.deck_size
+        if view.marked_card is not None:
+            out[at["marked_card"] + view.marked_card[1]] = 1.0
+        if view.turned_card is not None:
+            out[at["turned_card"] + view.turned_card] = 1.0
+        return out
+
+
+def _base(ruleset: Ruleset, view: View) -> int:
+    """The hand's base as the view shows it: the highest bid so far where bids set it."""
+    if ruleset.fixed_bid is not None:
+        return base_of(ruleset, ruleset.fixed_bid)
+    return base_of(ruleset, max((int(w) for _, w in view.auction if w.isdigit()), default=0))
+
+
+__all__ = ["PASS", "PHASES", "ROLES", "Encoder", "Feature", "Layout"]
