@@ -14,7 +14,7 @@ Environments page prints it for each ruleset.
 >>> from ddz_rules.ruleset import load
 >>> layout = Layout.of(load("classic"))
 >>> layout.size, layout["hand"].stop - layout["hand"].start
-(771, 60)
+(725, 60)
 """
 
 from __future__ import annotations
