@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from ddz_rules import cards
 from ddz_rules.errors import DdzError
@@ -55,6 +55,12 @@ class ActionSpace:
     """The actions of one ruleset as ids ``0 .. len(space) - 1``."""
 
     ruleset: Ruleset
+
+    @staticmethod
+    def of(ruleset: Ruleset) -> ActionSpace:
+        """The ruleset's action space, built once per process (it lists every play of the
+        table, about a second for the largest)."""
+        return _space_of(ruleset)
 
     @cached_property
     def table(self) -> PlayTable:
@@ -157,6 +163,11 @@ class ActionSpace:
             if i not in out or used < fewest[i]:
                 out[i], fewest[i] = action, used
         return out
+
+
+@cache
+def _space_of(ruleset: Ruleset) -> ActionSpace:
+    return ActionSpace(ruleset)
 
 
 def _wild_bodies(ruleset: Ruleset) -> list[Play]:

@@ -63,7 +63,7 @@ class Game:
                 0 <= max_redeals <= 10_000):
             raise EnvError(f"max_redeals must be an integer from 0 to 10000, not {max_redeals!r}")
         self.max_redeals = max_redeals
-        self.actions = ActionSpace(self.ruleset)
+        self.actions = ActionSpace.of(self.ruleset)
         self.encoder = Encoder(self.ruleset)
         self.table = compile_table(self.ruleset)
         self.n_actions = len(self.actions)

@@ -77,7 +77,7 @@ class Layout:
         types and auction words set the sizes."""
         players, copies = ruleset.players, max(ruleset.copies)
         types = tuple(c.name for c in ruleset.combinations)
-        words = ActionSpace(ruleset).words
+        words = ActionSpace.of(ruleset).words
         block = cards.NUM_RANKS * copies
         parts: list[tuple[str, int, str]] = [
             ("hand", block, "the observer's cards"),
