@@ -419,8 +419,10 @@ class Hand:
             out *= e.factor
         return out
 
-    def view(self, seat: int) -> View:
-        """Everything ``seat`` may know, and nothing it may not."""
+    def view(self, seat: int, legal: bool = True) -> View:
+        """Everything ``seat`` may know, and nothing it may not; ``legal=False`` leaves out
+        the seat's legal actions (an observation that does not list them need not pay for
+        them)."""
         kitty_known = self.landlord is not None and (self.ruleset.kitty_shown
                                                      or seat == self.landlord)
         marked = None
@@ -435,7 +437,8 @@ class Hand:
             multiplier=self.multiplier, advantage=self.advantage,
             undealt=cards.size(self.deal.undealt), marked_card=marked,
             turned_card=self.deal.turned_card,
-            legal=tuple(self.legal_actions()) if seat == self.to_act else (), robs=self.robs,
+            legal=tuple(self.legal_actions()) if legal and seat == self.to_act else (),
+            robs=self.robs,
             called=self.called, joined=self.partner, partner_call=self.partner_call,
             wild=self.wild, side_plays=self.side_plays)
 

@@ -624,7 +624,7 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
         assert (site / "rulesets" / rid / "index.html").is_file(), rid
     for page in ("compare/matrix", "compare/side-by-side", "compare/differences",
                  "invariants", "using/cli", "using/records", "using/ruleset-format",
-                 "using/new-variant", "using/api"):
+                 "using/new-variant", "using/api", "using/environments"):
         html = (site / page / "index.html").read_text(encoding="utf-8")
         assert "<table>" in html or "doc-module" in html or page == "using/new-variant", page
     assert not (DOCS / "rulesets").exists(), "a generated page was written into docs/"

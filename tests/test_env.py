@@ -374,13 +374,22 @@ def test_a_masked_off_action_is_refused_by_the_raw_env_changing_nothing() -> Non
     assert game.hand.log == log and game.agent_selection == f"seat_{game.hand.to_act}"
 
 
-def test_a_masked_off_action_ends_the_wrapped_game_with_minus_one() -> None:
+@pytest.mark.parametrize(("action", "why"), [
+    (4, r"action 4 \(3\) is not legal for seat \d now \(masked off\)"),
+    (10**6, "action id 1000000 is out of range"),
+    (-1, "action id -1 is out of range"),
+    ("pass", "an action is an integer id, not str"),
+    (None, "None is an action only once its episode is over"),
+])
+def test_an_illegal_action_ends_the_wrapped_game_with_minus_one(action: Any, why: str) -> None:
     game = env("classic")
     game.reset(seed=1)
     offender = game.agent_selection
-    game.step(game.unwrapped.action_ids.first_play)
+    game.step(action)
     assert all(game.terminations.values())
-    assert game.rewards[offender] == -1
+    assert re.search(why, game.infos[offender]["illegal"])
+    final = play_to_end(game, random.Random(0))
+    assert final == {a: (-1.0 if a == offender else 0.0) for a in game.possible_agents}
 
 
 def test_an_action_of_the_wrong_type_is_refused() -> None:
@@ -418,6 +427,7 @@ def test_an_unknown_ruleset_is_refused_in_one_line() -> None:
     ("reward", "win", "reward must be one of score, stake, not 'win'"),
     ("max_redeals", -1, "max_redeals must be an integer from 0 to 10000, not -1"),
     ("render_mode", "rgb_array", "render_mode must be one of ansi, human or None"),
+    ("illegal", "ignore", "illegal must be one of raise, end, not 'ignore'"),
 ])
 def test_a_bad_option_is_refused(option: str, value: Any, message: str) -> None:
     with pytest.raises(EnvError, match=message):

@@ -7,6 +7,8 @@ from pathlib import Path
 from ddz_rules.docs.book import Book
 from ddz_rules.docs.comparisons import charts, comparisons_page
 from ddz_rules.docs.differences import differences_page
+from ddz_rules.docs.environments import PAGE as ENVIRONMENTS_PAGE
+from ddz_rules.docs.environments import environments_page
 from ddz_rules.docs.invariants import invariants_page
 from ddz_rules.docs.matrix import matrix_page, side_by_side_page
 from ddz_rules.docs.reference import cli_page, records_page, ruleset_format_page
@@ -33,6 +35,7 @@ def generate(root: Path | None = None) -> dict[str, str]:
     pages["using/ruleset-format.md"] = ruleset_format_page(book)
     pages["compare/comparisons.md"] = comparisons_page()
     pages["compare/sensitivity.md"] = sensitivity_page(book.root)
+    pages[ENVIRONMENTS_PAGE] = environments_page(book)
     return pages
 
 

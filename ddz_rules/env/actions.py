@@ -96,6 +96,16 @@ class ActionSpace:
         return {name: i for i, name in enumerate(names)}
 
     @cached_property
+    def _by_key(self) -> dict[int, tuple[tuple[Reading, int], ...]]:
+        """Each played-as card set's readings with their ids: a legal play's id found by its
+        cards, and by comparing readings only where the cards read several ways."""
+        found: dict[int, list[tuple[Reading, int]]] = {}
+        start = self.first_play
+        for i, play in enumerate(self.plays):
+            found.setdefault(play.key, []).append((play.reading, start + i))
+        return {key: tuple(pairs) for key, pairs in found.items()}
+
+    @cached_property
     def _names(self) -> tuple[Action, ...]:
         return (*self.words, *self.calls, *self.plays)
 
@@ -152,9 +162,16 @@ class ActionSpace:
         """
         out: dict[int, Action] = {}
         if not wild:
-            ids = self._ids
+            words, by_key = self._ids, self._by_key
             for action in legal:
-                out[ids[action]] = action
+                if isinstance(action, str):
+                    out[words[action]] = action
+                    continue
+                pairs = by_key[action.key]
+                if len(pairs) == 1:
+                    out[pairs[0][1]] = action
+                else:
+                    out[next(i for r, i in pairs if r == action.reading)] = action
             return out
         fewest: dict[int, int] = {}
         for action in legal:

@@ -569,14 +569,14 @@ class DdzObserver:
         if hand is None:
             self.tensor.fill(0.0)
         else:
-            self.rules.encoder.encode(hand.view(player), out=self.tensor)
+            self.rules.encoder.encode(hand.view(player, legal=False), out=self.tensor)
 
     def string_from(self, state: DdzState, player: int) -> str:
         """The seat's observation or information state as text."""
         hand = state.hand
         if hand is None:
             return f"seat {player}, before the deal"
-        view = hand.view(player)
+        view = hand.view(player, legal=False)
         if self.perfect_recall:
             return information_text(self.rules.table, view)
         return observation_text(self.rules.table, view)
