@@ -132,21 +132,22 @@ class Layout:
 
 
 class Encoder:
-    """Fills observation arrays from views for one ruleset (numpy; the ``rl`` extra)."""
+    """Fills observation arrays from views for one ruleset (numpy; the ``rl`` extra).
+
+    The hot path of every environment step: card blocks are joined as bytes (each card set's
+    block kept once made) and written in one copy, every other feature is a few flags.
+    """
 
     def __init__(self, ruleset: Ruleset) -> None:
         import numpy as np
 
         self.np = np
         self.ruleset = ruleset
-        self.layout = Layout.of(ruleset)
-        c = self.layout.copies
-        self.copies = c
-        #: Thermometer rows: row n has its first n of c flags set.
-        self.thermo = np.array([[1.0 if k < n else 0.0 for k in range(c)] for n in range(c + 1)],
-                               dtype=np.float32)
-        self.type_index = {t: i for i, t in enumerate(self.layout.types)}
-        self.word_index = {w: i for i, w in enumerate(self.layout.words)}
+        layout = self.layout = Layout.of(ruleset)
+        c = self.copies = layout.copies
+        n = self.players = layout.players
+        self.type_index = {t: i for i, t in enumerate(layout.types)}
+        self.word_index = {w: i for i, w in enumerate(layout.words)}
         self.deck_key = ruleset.deck_key
         #: Per two ranks (a 10-bit chunk of a packed card set), their thermometer flags as
         #: float32 bytes; and the card sets seen lately, as the bytes of their whole block.
@@ -154,17 +155,35 @@ class Encoder:
                for count in range(32)]
         self.pairs = [row[chunk & 31] + row[chunk >> 5] for chunk in range(1024)]
         self.seen: dict[int, bytes] = {}
-        #: Every card block comes first in the layout: they end here.
-        self.cards_stop = self.layout["to_beat"].stop
         self.block_bytes = 4 * cards.NUM_RANKS * c
+        #: Every card block comes first in the layout: they end here.
+        self.cards_stop = layout["to_beat"].stop
+        #: Per observer, each seat's offset from it, and the seats in offset order.
+        self.rel = [[(seat - me) % n for seat in range(n)] for me in range(n)]
+        self.order = [[(me + k) % n for k in range(n)] for me in range(n)]
+        at = layout.offsets
+        self.at_pass, self.at_type = at["trick_pass.0"], at["to_beat.type"]
+        self.at_length, self.at_beat_seat = at["to_beat.length"], at["to_beat.seat"]
+        self.at_leads, self.at_auction = at["leads"], at["auction.0"]
+        self.at_words, self.at_base = at["auction.words"], at["base"]
+        self.at_multiplier, self.at_left = at["multiplier"], at["cards_left"]
+        self.at_role, self.at_phase = at["role"], at["phase"]
+        self.at_to_act, self.at_first = at["to_act"], at["first_bidder"]
+        self.at_dealer, self.at_wild = at["dealer"], at["wild"]
+        self.at_called, self.at_advantage = at["called"], at["advantage"]
+        self.at_undealt, self.at_marked = at["undealt"], at["marked_card"]
+        self.at_turned = at["turned_card"]
+        self.phase_index = {phase: i for i, phase in enumerate(PHASES)}
+        self.n_words = len(layout.words)
         self.max_hand = ruleset.max_hand
+        self.deck_size = ruleset.deck_size
 
     def card_bytes(self, key: int) -> bytes:
         """A card set's block, as the float32 bytes of its thermometer flags."""
         found = self.seen.get(key)
         if found is None:
             pairs = self.pairs
-            found = b"".join(pairs[(key >> shift) & 1023] for shift in range(0, 80, 10))
+            found = b"".join([pairs[(key >> shift) & 1023] for shift in range(0, 80, 10)])
             found = found[:self.block_bytes]
             if len(self.seen) >= SEEN_LIMIT:
                 self.seen.clear()
@@ -178,77 +197,83 @@ class Encoder:
             out = np.zeros(self.layout.size, dtype=np.float32)
         else:
             out.fill(0.0)
-        at = self.layout.offsets
-        n = self.layout.players
+        n = self.players
         me = view.seat
-        order = [(me + k) % n for k in range(n)]
-        rel = [(seat - me) % n for seat in range(n)]
-        # Card sets, packed, in the order of the layout's card blocks.
+        rel = self.rel[me]
+        # The cards each seat has played, and where the current trick began.
         played = [0] * n
-        trick_start = passes = 0
-        for i, (seat, play) in enumerate(view.plays):
+        start = passes = i = 0
+        for seat, play in view.plays:
+            i += 1
             if play is None:
                 passes += 1
                 if passes == n - 1:  # play.trick: others_pass, the one trick rule
-                    trick_start, passes = i + 1, 0
-                continue
-            passes = 0
-            played[seat] += play.key
+                    start, passes = i, 0
+            else:
+                passes = 0
+                played[seat] += play.key
         trick = [0] * n
         beat = view.to_beat
         if beat is not None:
-            for seat, play in view.plays[trick_start:]:
+            at_pass = self.at_pass
+            for seat, play in view.plays[start:]:
                 if play is None:
                     trick[seat] = 0
-                    out[at["trick_pass.0"] + rel[seat]] = 1.0
+                    out[at_pass + rel[seat]] = 1.0
                 else:
                     trick[seat] = play.key
-                    out[at["trick_pass.0"] + rel[seat]] = 0.0
-        keys = [view.hand, *(played[s] for s in order),
-                self.deck_key - view.hand - sum(played),
-                view.kitty or 0, *(trick[s] for s in order), beat.key if beat else 0]
-        out[:self.cards_stop] = np.frombuffer(b"".join(map(self.card_bytes, keys)),
-                                              dtype=np.float32)
-        if beat is not None:
-            out[at["to_beat.type"] + self.type_index[beat.reading.type]] = 1.0
-            out[at["to_beat.length"]] = min(beat.reading.length, 20) / 20
+                    out[at_pass + rel[seat]] = 0.0
+            out[self.at_type + self.type_index[beat.reading.type]] = 1.0
+            out[self.at_length] = min(beat.reading.length, 20) / 20
             if view.to_beat_seat is not None:
-                out[at["to_beat.seat"] + rel[view.to_beat_seat]] = 1.0
+                out[self.at_beat_seat + rel[view.to_beat_seat]] = 1.0
         elif view.phase is Phase.PLAY:
-            out[at["leads"]] = 1.0
-        last_word: dict[int, str] = {}
-        for seat, word in view.auction:
-            last_word[seat] = word
-        for seat, word in last_word.items():
-            out[at["auction.0"] + len(self.word_index) * rel[seat] + self.word_index[word]] = 1.0
-        out[at["auction.words"]] = min(len(view.auction), 12) / 12
-        out[at["base"]] = min(_base(self.ruleset, view), 10) / 10
-        out[at["multiplier"]] = min(view.multiplier.bit_length() - 1, 16) / 16
+            out[self.at_leads] = 1.0
+        order = self.order[me]
+        block = self.card_bytes
+        out[:self.cards_stop] = np.frombuffer(b"".join([
+            block(view.hand), *[block(played[s]) for s in order],
+            block(self.deck_key - view.hand - sum(played)), block(view.kitty or 0),
+            *[block(trick[s]) for s in order], block(beat.key if beat else 0)]),
+            dtype=np.float32)
+        if view.auction:
+            last_word = dict(view.auction)
+            at, width, index = self.at_auction, self.n_words, self.word_index
+            for seat, word in last_word.items():
+                out[at + width * rel[seat] + index[word]] = 1.0
+            out[self.at_words] = min(len(view.auction), 12) / 12
+        out[self.at_base] = min(_base(self.ruleset, view), 10) / 10
+        out[self.at_multiplier] = min(view.multiplier.bit_length() - 1, 16) / 16
+        at = self.at_left
         for seat, size in enumerate(view.hand_sizes):
-            out[at["cards_left"] + rel[seat]] = size / self.max_hand
+            out[at + rel[seat]] = size / self.max_hand
         if view.landlord is not None:
+            at = self.at_role
+            out[at + 3 * rel[view.landlord]] = 1.0
             for seat in range(n):
-                role = (0 if seat == view.landlord else 1 if seat == view.joined else 2)
-                out[at["role"] + 3 * rel[seat] + role] = 1.0
-        if view.phase in PHASES:
-            out[at["phase"] + PHASES.index(view.phase)] = 1.0
+                if seat != view.landlord:
+                    out[at + 3 * rel[seat] + (1 if seat == view.joined else 2)] = 1.0
+        phase = self.phase_index.get(view.phase)
+        if phase is not None:
+            out[self.at_phase + phase] = 1.0
         if view.to_act is not None:
-            out[at["to_act"] + rel[view.to_act]] = 1.0
-        out[at["first_bidder"] + rel[view.first_bidder]] = 1.0
-        out[at["dealer"] + rel[view.dealer]] = 1.0
+            out[self.at_to_act + rel[view.to_act]] = 1.0
+        out[self.at_first + rel[view.first_bidder]] = 1.0
+        out[self.at_dealer + rel[view.dealer]] = 1.0
         for rank in view.wild:
-            out[at["wild"] + rank] = 1.0
+            out[self.at_wild + rank] = 1.0
         if view.called is not None:
-            out[at["called"] + view.called] = 1.0
+            out[self.at_called + view.called] = 1.0
         elif view.partner_call is not None:
-            out[at["called"] + cards.NUM_RANKS] = 1.0
+            out[self.at_called + cards.NUM_RANKS] = 1.0
         if view.advantage is not None:
-            out[at["advantage"]] = min(view.advantage, 20) / 20
-        out[at["undealt"]] = view.undealt / self.ruleset.deck_size
+            out[self.at_advantage] = min(view.advantage, 20) / 20
+        if view.undealt:
+            out[self.at_undealt] = view.undealt / self.deck_size
         if view.marked_card is not None:
-            out[at["marked_card"] + view.marked_card[1]] = 1.0
+            out[self.at_marked + view.marked_card[1]] = 1.0
         if view.turned_card is not None:
-            out[at["turned_card"] + view.turned_card] = 1.0
+            out[self.at_turned + view.turned_card] = 1.0
         return out
 
 
