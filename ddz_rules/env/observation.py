@@ -202,9 +202,8 @@ class Encoder:
         rel = self.rel[me]
         # The cards each seat has played, and where the current trick began.
         played = [0] * n
-        start = passes = i = 0
-        for seat, play in view.plays:
-            i += 1
+        start = passes = 0
+        for i, (seat, play) in enumerate(view.plays, 1):
             if play is None:
                 passes += 1
                 if passes == n - 1:  # play.trick: others_pass, the one trick rule
