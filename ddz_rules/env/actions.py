@@ -34,9 +34,9 @@ from functools import cache, cached_property
 from ddz_rules import cards
 from ddz_rules.errors import DdzError
 from ddz_rules.game import ALONE, CALL, PASS, Action
-from ddz_rules.ruleset import Ruleset
+from ddz_rules.ruleset import CombinationType, Ruleset
 from ddz_rules.table import Play, PlayTable, Reading, compile_table
-from ddz_rules.wilds import stand_ins, wild_count
+from ddz_rules.wilds import kicker_counts, kicker_stand_ins, wild_count
 
 #: The words of each auction family, in the order their ids take (``pass`` comes after them).
 FAMILY_WORDS: dict[str, tuple[str, ...]] = {
@@ -44,6 +44,10 @@ FAMILY_WORDS: dict[str, tuple[str, ...]] = {
     "call_grab": ("call", "no-call", "grab", "no-grab"),
     "none": (),
 }
+
+
+#: Plays with wild cards whose ids an action space keeps (it forgets them all when full).
+WILD_IDS_KEPT = 1 << 18
 
 
 class EnvError(DdzError, ValueError):
@@ -137,22 +141,65 @@ class ActionSpace:
         return found
 
     def played_as(self, play: Play, wild: Sequence[int]) -> Play:
-        """The play as the cards it stands for: itself where it holds no wild card; else each
-        wild card replaced by the rank it is played as, body and kickers alike."""
-        if not wild or not wild_count(cards.unpack(play.key), wild):
+        """The play as the cards it stands for: itself where it holds no wild card; else its
+        body as its reading says (``width`` cards on each rank of the chain, or the cards
+        themselves for a fixed set) and its kickers as :func:`~ddz_rules.wilds.kicker_stand_ins`
+        plays their wild cards.
+
+        >>> from ddz_rules.ruleset import load
+        >>> laizi = ActionSpace.of(load("laizi"))
+        >>> five = (cards.RANK_INDEX["5"],)
+        >>> [laizi.played_as(p, five).cards for p in laizi.table.leads(
+        ...     cards.pack_ranks(cards.parse("33345")), five) if p.reading.type == "trio_pair"]
+        ['33344']
+        """
+        counts = cards.unpack(play.key)
+        if not wild or not wild_count(counts, wild):
             return play
         reading = play.reading
-        key = play.key
+        ctype = self.ruleset.combination(reading.type)
+        chain = tuple(range(reading.rank_index - reading.length + 1, reading.rank_index + 1))
+        if ctype.fixed_set:
+            body = play.key - reading.kicker_key
+        else:
+            body = sum(ctype.width << (cards.FIELD_BITS * r) for r in chain)
         kickers = reading.kicker_key
-        for stand in stand_ins(self.ruleset, play, wild):
-            shift = (1 << (cards.FIELD_BITS * stand.rank)) - (1 << (cards.FIELD_BITS * stand.card))
-            key += shift
-            if stand.kicker:
-                kickers += shift
+        if kickers and wild_count(cards.unpack(kickers), wild):
+            kickers = self._kickers_played_as(play, ctype, chain, tuple(wild))
         if kickers == reading.kicker_key:
-            return Play(key, reading)
-        return Play(key, Reading(reading.type, reading.length, reading.rank_index, kickers,
-                                 reading.level))
+            return Play(body + kickers, reading)
+        return Play(body + kickers, Reading(reading.type, reading.length, reading.rank_index,
+                                            kickers, reading.level))
+
+    def _kickers_played_as(self, play: Play, ctype: CombinationType, chain: tuple[int, ...],
+                           wild: tuple[int, ...]) -> int:
+        """The kickers of ``play``, holding wild cards, as the cards they are played as (kept:
+        many plays of a hand carry the same kickers beside other bodies)."""
+        known = self._kickers_known
+        key = (ctype.name, chain, play.reading.kicker_key, wild)
+        found = known.get(key)
+        if found is None:
+            kicked = cards.unpack(play.reading.kicker_key)
+            taken = kicker_stand_ins(ctype, chain, kicked, wild, self.ruleset.wild_in_kickers,
+                                     self._stands_for,
+                                     _kicker_counts(ctype, chain, self.ruleset.copies))
+            if taken is None:
+                raise EnvError(f"{self.table.notation(play, wild)}: its kickers are no "
+                               "kickers of its reading")
+            found = cards.pack([(0 if r in wild else kicked[r]) + taken[r]
+                                for r in range(cards.NUM_RANKS)])
+            if len(known) >= WILD_IDS_KEPT:
+                known.clear()
+            known[key] = found
+        return found
+
+    @cached_property
+    def _kickers_known(self) -> dict[tuple[str, tuple[int, ...], int, tuple[int, ...]], int]:
+        return {}
+
+    @cached_property
+    def _stands_for(self) -> frozenset[int]:
+        return frozenset(self.ruleset.stands_for)
 
     def legal(self, legal: Sequence[Action], wild: Sequence[int] = ()) -> dict[int, Action]:
         """The ids of ``legal`` (a hand's legal actions), each with the action it plays.
@@ -174,12 +221,33 @@ class ActionSpace:
                     out[next(i for r, i in pairs if r == action.reading)] = action
             return out
         fewest: dict[int, int] = {}
+        known = self._wild_ids
+        wild = tuple(wild)
         for action in legal:
-            i = self.id_of(action, wild)
-            used = 0 if isinstance(action, str) else wild_count(cards.unpack(action.key), wild)
+            found = known.get((action, wild))
+            if found is None:
+                used = (0 if isinstance(action, str)
+                        else wild_count(cards.unpack(action.key), wild))
+                found = (self.id_of(action, wild), used)
+                if len(known) >= WILD_IDS_KEPT:
+                    known.clear()
+                known[(action, wild)] = found
+            i, used = found
             if i not in out or used < fewest[i]:
                 out[i], fewest[i] = action, used
         return out
+
+    @cached_property
+    def _wild_ids(self) -> dict[tuple[Action, tuple[int, ...]], tuple[int, int]]:
+        """Plays with wild cards met lately, with their ids and wild cards used: naming one
+        asks what each wild card stands for, which costs far more than a look-up."""
+        return {}
+
+
+@cache
+def _kicker_counts(ctype: CombinationType, chain: tuple[int, ...],
+                   copies: tuple[int, ...]) -> tuple[frozenset[int], ...]:
+    return kicker_counts(ctype, chain, copies)
 
 
 @cache
