@@ -299,6 +299,27 @@ def test_the_same_seed_gives_the_same_game(ruleset: str) -> None:
     assert trace(ruleset, 11) != trace(ruleset, 12)
 
 
+def test_a_seed_deals_the_same_hand_whatever_was_played_before() -> None:
+    fresh = raw_env("classic")
+    fresh.reset(seed=5)
+    used = raw_env("classic")
+    used.reset(seed=9)
+    play_to_end(used, random.Random(9))
+    used.reset(seed=5)
+    assert used.hand.deal == fresh.hand.deal
+    learner = single("classic")
+    obs, _ = learner.reset(seed=5)
+    first = learner.game.hand.deal
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        obs, _, terminated, truncated, _ = learner.step(
+            int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        done = terminated or truncated
+    learner.reset(seed=5)
+    assert learner.game.hand.deal == first
+
+
 def test_the_deal_of_a_seed_is_fixed_on_every_machine() -> None:
     """The deal follows from the seed by numpy's PCG64 and Python's Mersenne Twister, both
     the same everywhere: this is seed 5's first classic deal."""

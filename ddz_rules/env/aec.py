@@ -80,7 +80,10 @@ class Game:
         self.truncated = False
 
     def seed(self, seed: int | None) -> None:
+        """Start the deals again from ``seed``, seat 0 dealing first: the same seed gives the
+        same hands whatever was played before."""
         self.rng, _ = seeding.np_random(seed)
+        self.dealer = 0
 
     def deal(self) -> None:
         """Deal a new hand (the dealer passing as ``match.rotation`` says)."""
