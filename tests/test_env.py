@@ -371,6 +371,24 @@ def test_an_observation_holds_no_hidden_card(ruleset: str) -> None:
     assert checked >= 5
 
 
+def test_an_observation_does_not_depend_on_the_views_encoded_before_it() -> None:
+    """The encoder carries its sums over from one view to the next that extends it; views
+    taken out of order, or from another hand, give what a fresh encoder gives."""
+    rs = load("classic")
+    rng = random.Random(3)
+    views = []
+    for seed in (3, 4):
+        hand = Hand.new(rs, seed)
+        while hand.result is None:
+            views.append(hand.view(hand.to_act or 0, legal=False))
+            hand.apply(rng.choice(hand.legal_actions()))
+    shared = Encoder(rs)
+    order = list(range(len(views)))
+    rng.shuffle(order)
+    for i in [*range(len(views)), *order]:
+        assert (shared.encode(views[i]) == Encoder(rs).encode(views[i])).all(), i
+
+
 # --------------------------------------------------------------------------- bad input
 
 

@@ -20,7 +20,7 @@ Environments page prints it for each ruleset.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from ddz_rules import cards
@@ -149,12 +149,14 @@ class Encoder:
         self.type_index = {t: i for i, t in enumerate(layout.types)}
         self.word_index = {w: i for i, w in enumerate(layout.words)}
         self.deck_key = ruleset.deck_key
-        #: Per two ranks (a 10-bit chunk of a packed card set), their thermometer flags as
+        #: Per three ranks (a 15-bit chunk of a packed card set), their thermometer flags as
         #: float32 bytes; and the card sets seen lately, as the bytes of their whole block.
-        row = [b"".join(b"\x00\x00\x80\x3f" if k < count else bytes(4) for k in range(c))
-               for count in range(32)]
-        self.pairs = [row[chunk & 31] + row[chunk >> 5] for chunk in range(1024)]
+        self.triples = _triples(c)
         self.seen: dict[int, bytes] = {}
+        #: The plays of the last view encoded, and what they added up to (each seat's cards
+        #: played, where the trick began, the passes since): a view that extends them is read
+        #: from there on, so a step costs the plays since the last one, not the whole hand.
+        self.last: tuple[tuple[tuple[int, Any], ...], list[int], int, int] = ((), [0] * n, 0, 0)
         self.block_bytes = 4 * cards.NUM_RANKS * c
         #: Every card block comes first in the layout: they end here.
         self.cards_stop = layout["to_beat"].stop
@@ -182,9 +184,10 @@ class Encoder:
         """A card set's block, as the float32 bytes of its thermometer flags."""
         found = self.seen.get(key)
         if found is None:
-            pairs = self.pairs
-            found = b"".join([pairs[(key >> shift) & 1023] for shift in range(0, 80, 10)])
-            found = found[:self.block_bytes]
+            triples = self.triples
+            found = b"".join([triples[key & 0x7FFF], triples[(key >> 15) & 0x7FFF],
+                              triples[(key >> 30) & 0x7FFF], triples[(key >> 45) & 0x7FFF],
+                              triples[key >> 60]])
             if len(self.seen) >= SEEN_LIMIT:
                 self.seen.clear()
             self.seen[key] = found
@@ -201,21 +204,27 @@ class Encoder:
         me = view.seat
         rel = self.rel[me]
         # The cards each seat has played, and where the current trick began.
-        played = [0] * n
-        start = passes = 0
-        for i, (seat, play) in enumerate(view.plays, 1):
+        plays = view.plays
+        seen, was_played, start, passes = self.last
+        if len(seen) <= len(plays) and plays[:len(seen)] == seen:
+            played, first = list(was_played), len(seen)
+        else:
+            played, start, passes, first = [0] * n, 0, 0, 0
+        for i in range(first, len(plays)):
+            seat, play = plays[i]
             if play is None:
                 passes += 1
                 if passes == n - 1:  # play.trick: others_pass, the one trick rule
-                    start, passes = i, 0
+                    start, passes = i + 1, 0
             else:
                 passes = 0
                 played[seat] += play.key
+        self.last = (plays, played, start, passes)
         trick = [0] * n
         beat = view.to_beat
         if beat is not None:
             at_pass = self.at_pass
-            for seat, play in view.plays[start:]:
+            for seat, play in plays[start:]:
                 if play is None:
                     trick[seat] = 0
                     out[at_pass + rel[seat]] = 1.0
@@ -277,10 +286,24 @@ class Encoder:
 
 
 def _base(ruleset: Ruleset, view: View) -> int:
-    """The hand's base as the view shows it: the highest bid so far where bids set it."""
+    """The hand's base as the view shows it: the highest bid so far (each bid outbids the
+    last) where bids set it."""
     if ruleset.fixed_bid is not None:
         return base_of(ruleset, ruleset.fixed_bid)
-    return base_of(ruleset, max((int(w) for _, w in view.auction if w.isdigit()), default=0))
+    for _, word in reversed(view.auction):
+        if word.isdigit():
+            return base_of(ruleset, int(word))
+    return base_of(ruleset, 0)
+
+
+@cache
+def _triples(copies: int) -> list[bytes]:
+    """For every three ranks' counts (15 bits of a packed card set), their thermometer flags
+    as float32 bytes, ``3 * copies`` of them."""
+    row = [b"".join(b"\x00\x00\x80\x3f" if k < count else bytes(4) for k in range(copies))
+           for count in range(32)]
+    return [row[chunk & 31] + row[(chunk >> 5) & 31] + row[chunk >> 10]
+            for chunk in range(1 << 15)]
 
 
 __all__ = ["PASS", "PHASES", "ROLES", "Encoder", "Feature", "Layout"]
