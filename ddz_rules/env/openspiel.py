@@ -58,7 +58,12 @@ from functools import cache, cached_property
 from typing import Any, ClassVar
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as missing:  # pragma: no cover - the openspiel extra is not installed
+    raise ImportError("ddz_rules.env.openspiel needs OpenSpiel: pip install -e '.[openspiel]' "
+                      f"({missing})") from None
 
 from ddz_rules import cards
 from ddz_rules.env.actions import ActionSpace, EnvError
