@@ -21,6 +21,7 @@ from ddz_rules import bundled_ids, load
 from ddz_rules.cards import RANK_INDEX
 from ddz_rules.docs.book import Book
 from ddz_rules.docs.environments import (
+    BENCH_COLUMNS,
     GYMNASIUM_EXAMPLE,
     PAGE,
     PETTINGZOO_EXAMPLE,
@@ -221,3 +222,25 @@ def test_the_book_needs_no_rl_extra_to_import_or_to_make_the_page() -> None:
                           text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "| [laizi](../rulesets/laizi.md) |" in done.stdout
+
+
+def test_bench_env_s_file_is_shown_under_its_own_columns_with_its_conclusions(
+        tmp_path: Path) -> None:
+    """The file bench_env.py writes: its rows under the columns that matter, its summary
+    lines, where the time goes, and where it ran."""
+    real = json.loads((ROOT / SPEED).read_text(encoding="utf-8"))
+    text = bad_speed(tmp_path, json.dumps(real))
+    (header, body), (part_head, part_body) = list(md_tables(text))
+    assert [plain(h) for h in header] == list(BENCH_COLUMNS.values())
+    assert [plain(row[0]) for row in body] == [r["engine"] for r in real["rows"]]
+    for row, measured in zip(body, real["rows"], strict=True):
+        assert plain(row[BENCH_COLUMNS_INDEX["steps_per_s"]]) == number(
+            round(measured["steps_per_s"]))
+    for line in real["summary"]:
+        assert unescape(line.split(":")[0]) in unescape(text)
+    assert [plain(h) for h in part_head] == ["Part", "µs"]
+    assert len(part_body) == len(real["parts"])
+    assert "About the run:" in text and real["meta"]["date"] in text
+
+
+BENCH_COLUMNS_INDEX = {k: i for i, k in enumerate(BENCH_COLUMNS)}

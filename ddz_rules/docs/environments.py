@@ -573,6 +573,54 @@ def _about(data: dict[str, Any]) -> list[str]:
     return out + more
 
 
+#: The columns of ``bench_env.py``'s rows the page shows, with their headings; a file whose
+#: rows all hold them is shown so, any other file as it is (:func:`_records_table`).
+BENCH_COLUMNS = {"engine": "Engine", "loop": "Loop", "rules": "Rules",
+                 "steps_per_game": "Steps a game", "steps_per_s": "Steps/s",
+                 "games_per_s": "Games/s", "us_per_step": "µs a step",
+                 "vs_classic": f"Ours (classic) {TIMES}", "vs_like": f"Ours (most like it) {TIMES}",
+                 "note": "Note"}
+#: The facts of a run ``bench_env.py`` records that say where and on what it ran.
+BENCH_FACTS = ("date", "cpu", "cpus", "platform", "python", "source", "load_before", "peers",
+               "pettingzoo", "gymnasium", "numpy", "env_wrappers")
+
+
+def _bench_cell(row: dict[str, Any], key: str) -> str:
+    """One cell of a ``bench_env.py`` row: our own lines have no ratio and most no note."""
+    if not _given(row.get(key)):
+        return "(ours)" if key.startswith("vs_") else "(none)"
+    return _value(row[key], key)
+
+
+def _bench_md(data: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
+    """``bench_env.py``'s file: its rows under the columns that matter, what it concluded,
+    where the time of a step goes, and where it ran."""
+    out = [f"As measured by `benchmarks/bench_env.py` and kept in `{SPEED.as_posix()}`. A "
+           "step is one action, its seat's observation and mask built first; a game is a "
+           "whole hand. The ratios are our steps a second over the peer's (above 1 we are "
+           "faster), against our classic game and against our game most like the peer's "
+           "(the `rlcard` preset, without an auction, for RLCard and DouZero).",
+           wide(table(list(BENCH_COLUMNS.values()),
+                      [[_bench_cell(r, k) for k in BENCH_COLUMNS] for r in rows]))]
+    summary = data.get("summary")
+    if isinstance(summary, list) and summary:
+        out.append("\n".join(f"- {_text(str(line))}" for line in summary))
+    parts = _records(data.get("parts"))
+    if parts and all("name" in p and "us" in p for p in parts):
+        out += ["Where the time of a step goes (the ruleset broken down, CPU µs a step; "
+                "indented lines are parts of the line above or other ways to do it):",
+                table(["Part", "µs"], [[("&nbsp;" * 4 * int(p.get("level") or 0))
+                                        + _text(str(p["name"])), _value(p["us"], "us")]
+                                       for p in parts])]
+    meta = data.get("meta")
+    if isinstance(meta, dict):
+        facts = [k for k in BENCH_FACTS if _given(meta.get(k))]
+        if facts:
+            out += ["About the run:",
+                    "\n".join(f"- {_key(k)}: {_value(meta[k], k)}" for k in facts)]
+    return out
+
+
 def speed_md(root: Path) -> str:
     """The measured speed, from ``benchmarks/env-speed.json`` under ``root`` when it exists
     and holds rows: whatever keys its rows have are the table's columns (a key no row gives a
@@ -588,6 +636,8 @@ def speed_md(root: Path) -> str:
         parts.append(_missing(f"This build could not read `{SPEED.as_posix()}` as JSON:"))
         return "\n\n".join(parts)
     rows = _records(data.get("rows") if isinstance(data, dict) else data)
+    if isinstance(data, dict) and rows and all(set(BENCH_COLUMNS) <= set(r) for r in rows):
+        return "\n\n".join([*parts, *_bench_md(data, rows)])
     shown = _records_table(rows)
     if not shown:
         parts.append(_missing(f"This build found no rows in `{SPEED.as_posix()}`:"))
