@@ -62,7 +62,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
-from bench_hands import _check_openspiel_chance
+from bench_hands import _check_openspiel_chance, douzero_deal
 from bench_plays import PEERS, machine, machine_line, peer_status, publish
 
 from ddz_rules.game import Action, Hand, deal
@@ -327,14 +327,7 @@ def _douzero_env(with_env: bool) -> Line:
         for s in seeds:
             rng.seed(s)
             game.reset()
-            cards = deck.copy()
-            rng.shuffle(cards)
-            # as Env.reset deals: the landlord's 20 cards end with the 3 it took
-            data = {"landlord": cards[:20], "landlord_up": cards[20:37],
-                    "landlord_down": cards[37:54], "three_landlord_cards": cards[17:20]}
-            for held in data.values():
-                held.sort()
-            game.card_play_init(data)
+            game.card_play_init(douzero_deal(rng, deck))
             while not game.game_over:
                 game.step()
                 steps += 1

@@ -231,14 +231,7 @@ def _douzero() -> Engine:
         for s in seeds:
             rng.seed(s)
             env.reset()
-            deck = douzero_deck.copy()
-            rng.shuffle(deck)
-            # as douzero.env.env.Env.reset: the landlord's 20 cards end with the 3 it took
-            data = {"landlord": deck[:20], "landlord_up": deck[20:37],
-                    "landlord_down": deck[37:54], "three_landlord_cards": deck[17:20]}
-            for cards in data.values():
-                cards.sort()
-            env.card_play_init(data)
+            env.card_play_init(douzero_deal(rng, douzero_deck))
             while not env.game_over:
                 env.step()
             out.append((len(env.card_play_action_seq), False, env.get_winner() == "landlord"))
@@ -280,6 +273,18 @@ def _openspiel_python() -> Engine:
 
     return Engine("openspiel", "OpenSpiel", "dou_dizhu, Python loop", run, _identity,
                   "ours:openspiel", "its own auction; chance and actions drawn in Python")
+
+
+def douzero_deal(rng: random.Random, deck: Sequence[int]) -> dict[str, list[int]]:
+    """A DouZero deal shuffled by ``rng``, dealt as ``douzero.env.env.Env.reset`` deals it:
+    the landlord's 20 cards end with the 3 it took, 17 to each peasant, each hand sorted."""
+    cards = list(deck)
+    rng.shuffle(cards)
+    data = {"landlord": cards[:20], "landlord_up": cards[20:37],
+            "landlord_down": cards[37:54], "three_landlord_cards": cards[17:20]}
+    for held in data.values():
+        held.sort()
+    return data
 
 
 def _check_openspiel_chance(seed: int) -> None:
