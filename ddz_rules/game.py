@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
 from ddz_rules import cards, duties
@@ -266,6 +266,24 @@ class View:
     #: everyone sees a player join); what a spring or an anti-spring is judged on.
     side_plays: SidePlays = field(default_factory=SidePlays)
 
+    @classmethod
+    def made(cls, **values: object) -> View:
+        """A view of every field's value, made without the frozen dataclass's ``__init__``:
+        that sets each of the 26 fields through ``object.__setattr__``, most of the cost of a
+        view, and one is made for every decision of every seat (bots, environments). The
+        view is as frozen and compares as any other.
+
+        >>> hand = Hand.new(load("classic"), seed=7)
+        >>> hand.view(0) == View(**vars(hand.view(0)))
+        True
+        """
+        if values.keys() != _VIEW_FIELDS:
+            raise TypeError(f"View.made takes every field of View: "
+                            f"{sorted(_VIEW_FIELDS ^ values.keys())} differ")
+        view = object.__new__(cls)
+        vars(view).update(values)
+        return view
+
     @property
     def teammates(self) -> tuple[int, ...]:
         """The seats this seat knows to be on its side now.
@@ -302,6 +320,10 @@ class View:
         if self.advantage is not None and seat != self.landlord:
             return self.advantage
         return 0
+
+
+#: Every field of :class:`View`, which :meth:`View.made` must be given.
+_VIEW_FIELDS = {f.name for f in fields(View)}
 
 
 # --------------------------------------------------------------------------- the hand
@@ -428,7 +450,7 @@ class Hand:
         marked = None
         if self.deal.marked_card is not None:
             marked = (self.deal.first_bidder, self.deal.marked_card)
-        return View(
+        return View.made(
             seat=seat, phase=self.phase, to_act=self.to_act, hand=self.hands[seat],
             hand_sizes=tuple(cards.size(h) for h in self.hands), dealer=self.deal.dealer,
             first_bidder=self.deal.first_bidder, auction=tuple(self.auction.history),
