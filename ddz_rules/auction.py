@@ -54,6 +54,11 @@ class Auction:
         """The words the player to act may say."""
         raise NotImplementedError
 
+    def words(self) -> tuple[str, ...]:
+        """Every word this family ever takes, whoever speaks and whenever (none by
+        default): the vocabulary :meth:`legal` draws from."""
+        return ()
+
     def apply(self, word: str) -> None:
         """Say ``word`` for the player to act; refuse it, changing nothing, if illegal."""
         if self.done:
@@ -98,6 +103,9 @@ class _Bidding(Auction):
 
     def legal(self) -> list[str]:
         return ["pass", *(str(b) for b in self.bids if b > self.high)]
+
+    def words(self) -> tuple[str, ...]:
+        return ("pass", *(str(b) for b in self.bids))
 
     def _raise(self, word: str) -> bool:
         """Record a bid; True when it is the top bid, which ends the auction at once."""
@@ -172,6 +180,12 @@ class OpenUntilPassed(_Bidding):
         self.to_act = seat
 
 
+#: The words of the calling families: a call and its refusal, then a rob or a grab and theirs.
+CALLS = ("call", "no-call")
+ROBS = ("rob", "no-rob")
+GRABS = ("grab", "no-grab")
+
+
 @dataclass
 class _Calling(Auction):
     """Families that open with call / no-call in turn; nobody calling leaves the hand."""
@@ -201,7 +215,10 @@ class CallRob(_Calling):
     robs: int = 0
 
     def legal(self) -> list[str]:
-        return ["call", "no-call"] if self.candidate is None else ["rob", "no-rob"]
+        return list(CALLS if self.candidate is None else ROBS)
+
+    def words(self) -> tuple[str, ...]:
+        return (*CALLS, *ROBS)
 
     def _step(self, word: str) -> None:
         if word == "no-call":
@@ -240,7 +257,10 @@ class CallGrab(_Calling):
     waiting: list[int] = field(default_factory=list)
 
     def legal(self) -> list[str]:
-        return ["call", "no-call"] if self.caller is None else ["grab", "no-grab"]
+        return list(CALLS if self.caller is None else GRABS)
+
+    def words(self) -> tuple[str, ...]:
+        return (*CALLS, *GRABS)
 
     @property
     def declined(self) -> list[int]:

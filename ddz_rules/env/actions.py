@@ -32,19 +32,12 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 
 from ddz_rules import cards
+from ddz_rules.auction import new_auction
 from ddz_rules.errors import DdzError
 from ddz_rules.game import ALONE, CALL, PASS, Action
 from ddz_rules.ruleset import CombinationType, Ruleset
 from ddz_rules.table import Play, PlayTable, Reading, compile_table
 from ddz_rules.wilds import kicker_counts, kicker_stand_ins, wild_count
-
-#: The words of each auction family, in the order their ids take (``pass`` comes after them).
-FAMILY_WORDS: dict[str, tuple[str, ...]] = {
-    "call_rob": ("call", "no-call", "rob", "no-rob"),
-    "call_grab": ("call", "no-call", "grab", "no-grab"),
-    "none": (),
-}
-
 
 #: Plays with wild cards whose ids an action space keeps (it forgets them all when full).
 WILD_IDS_KEPT = 1 << 18
@@ -72,12 +65,10 @@ class ActionSpace:
 
     @cached_property
     def words(self) -> tuple[str, ...]:
-        """The auction words and ``pass``, in id order (``pass`` alone without an auction)."""
-        if not self.ruleset.has_landlord:
-            return (PASS,)
-        family = self.ruleset.auction_family
-        said = FAMILY_WORDS.get(family, tuple(str(b) for b in self.ruleset.bids))
-        return (*said, PASS)
+        """The auction family's words, then ``pass`` (alone where nobody bids), in id order:
+        one id for a pass in the auction and in the play."""
+        said = new_auction(self.ruleset, 0).words()
+        return (*(word for word in said if word != PASS), PASS)
 
     @cached_property
     def calls(self) -> tuple[str, ...]:
