@@ -132,6 +132,12 @@ class Game:
             shown = named if isinstance(named, str) else self.table.notation(named)
             raise EnvError(f"action {action_id} ({shown}) is not legal for seat "
                            f"{self.hand.to_act} now (masked off)")
+        self.play(action)
+
+    def play(self, action: Action) -> None:
+        """Play a referee action for the seat to act (a bot's), then deal again or list the
+        next seat's legal ids."""
+        assert self.hand is not None
         self.hand.apply(action)
         self.advance()
 
@@ -225,8 +231,6 @@ class DdzEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.game.deal()
         self._settle_if_over()
-        hand = self.game.hand
-        assert hand is not None
         self.agent_selection = self._selected()
 
     def _selected(self) -> str:

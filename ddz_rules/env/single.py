@@ -113,9 +113,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], Any]):
             assert hand is not None and hand.to_act is not None
             if hand.to_act == self.seat:
                 return
-            bot = self.bots[hand.to_act]
-            hand.apply(bot.choose(hand.view(hand.to_act), self.bot_rng))
-            game.advance()
+            game.play(self.bots[hand.to_act].choose(hand.view(hand.to_act), self.bot_rng))
 
     def _observation(self) -> dict[str, Any]:
         return self.game.observe(self.seat)
