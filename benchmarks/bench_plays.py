@@ -54,7 +54,7 @@ from typing import Any
 import peers  # benchmarks/peers.py: this script's directory is on sys.path when it runs
 
 from ddz_rules import bundled_ids, cards, load
-from ddz_rules.table import PlayTable
+from ddz_rules.table import Play, PlayTable
 
 DEFAULT_HANDS = 1000
 DEFAULT_SEED = 20240601
@@ -66,6 +66,9 @@ COLD_START_PLAY = "33344456"
 HAND_SIZES = (17, 20)
 #: Presets timed against a peer; each preset id is also its peer's key in ``PEERS``.
 PAIRED_PRESETS = ("douzero", "rlcard", "openspiel")
+#: Presets whose peer returns plays as integer ids: ours are timed as ids too
+#: (``PlayTable.lead_ids``/``answer_ids``), beside the ``Play`` objects.
+ID_PRESETS = ("openspiel",)
 #: OpenSpiel 2.0.2's two generator quirks that our ``openspiel`` preset does not reproduce (it
 #: reproduces OpenSpiel's action list): see ``skipped_chain`` and ``bomb_over_rocket``.
 OPENSPIEL_QUIRKS = (
@@ -402,6 +405,12 @@ def time_leads(report: Report, tables: dict[str, PlayTable], hands: dict[int, li
                     if batch.setup_us is not None:
                         row.note = f"+{batch.setup_us:.0f} {_micro()}/hand deal replay, not counted"
             report.rows.append(row)
+            if preset in ID_PRESETS:  # ids against ids: what OpenSpiel's legal_actions returns
+                report.rows.append(Row(
+                    "lead", f"lead ids {size}  {preset}", len(keys),
+                    best_us(table.lead_ids, keys), peer=row.peer, peer_us=row.peer_us,
+                    ours_mean_plays=mean_size(table.lead_ids, keys),
+                    peer_mean_output=row.peer_mean_output, note=row.note))
 
 
 def time_answers(report: Report, tables: dict[str, PlayTable],
@@ -414,9 +423,11 @@ def time_answers(report: Report, tables: dict[str, PlayTable],
             ours_args: list[Args] = [(key_of(h), table.readings(key_of(p))[0]) for h, p in pairs]
             row = Row("answer", f"answer {size}  {preset} preset", len(pairs), None,
                       peer=peer.label)
+            kept = list(range(len(pairs)))
             if preset in available:
                 batch = NATIVE_BATCH[preset](pairs)
-                ours_args = [ours_args[i] for i in batch.kept]
+                kept = batch.kept
+                ours_args = [ours_args[i] for i in kept]
                 row.inputs = len(batch.kept)
                 row.peer_us = best_us(batch.call, batch.args)
                 row.peer_mean_output = mean_size(batch.call, batch.args)
@@ -433,6 +444,15 @@ def time_answers(report: Report, tables: dict[str, PlayTable],
             row.ours_us = best_us(table.answers, ours_args)
             row.ours_mean_plays = mean_size(table.answers, ours_args)
             report.rows.append(row)
+            if preset in ID_PRESETS:  # ids against ids, on the same inputs
+                id_args: list[Args] = [(hand, table.id_of(Play(key_of(p), reading)))
+                                       for (hand, reading), (_, p) in zip(
+                                           ours_args, [pairs[i] for i in kept], strict=True)]
+                report.rows.append(Row(
+                    "answer", f"answer ids {size}  {preset}", row.inputs,
+                    best_us(table.answer_ids, id_args), peer=row.peer, peer_us=row.peer_us,
+                    ours_mean_plays=mean_size(table.answer_ids, id_args),
+                    peer_mean_output=row.peer_mean_output, note=row.note))
 
 
 def time_classify(report: Report, table: PlayTable, seed: int,

@@ -15,42 +15,8 @@
 #include <Python.h>
 #include <string.h>
 
-typedef unsigned __int128 u128;
+#include "_packed.h"
 
-/* A packed card set as a 128-bit integer; -1 with an exception set where it is not one. */
-static int
-as_u128(PyObject *value, u128 *out)
-{
-    unsigned char buf[16];
-    if (!PyLong_Check(value)) {
-        PyErr_Format(PyExc_TypeError, "a packed card set must be an int, not %.100s",
-                     Py_TYPE(value)->tp_name);
-        return -1;
-    }
-#if PY_VERSION_HEX >= 0x030D0000
-    Py_ssize_t need = PyLong_AsNativeBytes(
-        value, buf, 16,
-        Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
-            Py_ASNATIVEBYTES_REJECT_NEGATIVE);
-    if (need < 0) {
-        return -1;
-    }
-    if (need > 16) {
-        PyErr_SetString(PyExc_OverflowError, "a packed card set wider than 128 bits");
-        return -1;
-    }
-#else
-    if (_PyLong_AsByteArray((PyLongObject *)value, buf, 16, 1, 0) < 0) {
-        return -1;
-    }
-#endif
-    u128 x = 0;
-    for (int i = 15; i >= 0; i--) {
-        x = (x << 8) | buf[i];
-    }
-    *out = x;
-    return 0;
-}
 
 /* Whether type_obj is a tuple type, as a play is (ddz_rules.table.Play). */
 static int
@@ -101,6 +67,7 @@ PyDoc_STRVAR(pack_doc,
 static PyObject *
 pack(PyObject *module, PyObject *keys)
 {
+    (void)module;
     if (!PyList_Check(keys)) {
         PyErr_SetString(PyExc_TypeError, "pack() takes a list of packed card sets");
         return NULL;
@@ -133,6 +100,7 @@ PyDoc_STRVAR(kicker_plays_doc,
 static PyObject *
 kicker_plays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
+    (void)module;
     if (nargs != 9) {
         PyErr_Format(PyExc_TypeError, "kicker_plays() takes 9 arguments (%zd given)", nargs);
         return NULL;
@@ -208,6 +176,7 @@ PyDoc_STRVAR(plain_plays_doc,
 static PyObject *
 plain_plays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
+    (void)module;
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "plain_plays() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -245,6 +214,10 @@ static struct PyModuleDef kernel_module = {
     "The play table's optional compiled kernel: see ddz_rules/_kernel.c.",
     0,
     kernel_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
 };
 
 PyMODINIT_FUNC

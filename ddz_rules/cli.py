@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ddz_rules import cards, duties
+from ddz_rules import __version__, cards, duties
 from ddz_rules.errors import DdzError, UsageError
 from ddz_rules.match import led_alone
 from ddz_rules.records import check_seed, is_match_record, read_record, replay, replay_match
@@ -40,6 +40,7 @@ from ddz_rules.table import (
     PlayTable,
     beats_reason,
     compile_table,
+    listing_path,
     split_reading,
     table_order,
 )
@@ -989,6 +990,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "for every ruleset.",
                      epilog="Exit codes: 0 done, or the question answered; 1 ddz check found a "
                      "defect, or ddz replay an invalid record; " + usage + interrupted)
+    parser.add_argument("--version", action="version",
+                        version=f"ddz-rules {__version__}; plays listed by {listing_path()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def add(name: str, func: Callable[[argparse.Namespace], int], help_text: str,

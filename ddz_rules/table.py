@@ -23,14 +23,16 @@ and neither does drawing plays at random (:meth:`PlayTable.sample_plays`), which
 
 from __future__ import annotations
 
+import os
 import random
+from array import array
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import repeat
-from typing import NamedTuple, cast
+from typing import NamedTuple, TypedDict, cast
 
 from ddz_rules import cards
 from ddz_rules.cards import RANKS
@@ -40,9 +42,28 @@ from ddz_rules.ruleset import CombinationType, Ruleset
 from ddz_rules.wilds import Fills, kicker_counts, kicker_stand_ins, wild_choices, wild_count
 
 try:  # built at install where a C compiler is found (hatch_build.py); else the same in Python
-    from ddz_rules import _kernel
+    from ddz_rules import _kernel, _moves
 except ImportError:  # no compiler at install, or DDZ_PURE_PYTHON=1
     _kernel = None  # type: ignore[assignment]
+    _moves = None  # type: ignore[assignment]
+if os.environ.get("DDZ_PURE_PYTHON"):  # switched off at run time: the Python path serves
+    _kernel = None  # type: ignore[assignment]
+    _moves = None  # type: ignore[assignment]
+
+def listing_path() -> str:
+    """Which path lists a hand's plays in this process, as ``ddz check`` says it."""
+    if _moves is not None:
+        return "compiled (ddz_rules/_moves.c and _kernel.c)"
+    if os.environ.get("DDZ_PURE_PYTHON"):
+        return "Python (DDZ_PURE_PYTHON is set)"
+    return ("Python (the compiled modules were not built: no C compiler at install, or "
+            "DDZ_PURE_PYTHON was set then; the same plays, slower)")
+
+
+#: Listings a table serves in Python before it builds its compiled lister (:meth:`PlayTable.
+#: compiled`): flattening takes the whole table (0.1 to 0.4 s for the bundled ones), which a
+#: one-off ``ddz moves`` should not pay for; a bot or an environment lists thousands of times.
+NATIVE_AFTER = 256
 
 #: Most readings one enumeration may produce: the whole table, or the plays of one hand.
 #: Measured on two cores: ``ddz check`` of a table just under it (976,843 readings) takes about
@@ -128,6 +149,8 @@ class PlayTable:
         self._read_cache: dict[int, tuple[Reading, ...]] = {}
         self._wild_read_cache: dict[tuple[int, Wild], tuple[Reading, ...]] = {}
         self._deck_estimate: int | None = None
+        self._lister: _moves.Lister | None = None
+        self._countdown = NATIVE_AFTER
         _check_playable(ruleset, self._runs, self._index)
 
     def size_estimate(self, bound: int | None = None) -> int:
@@ -465,11 +488,67 @@ class PlayTable:
         instead of the deck), far quicker than scanning the table; a property test proves it
         equals :meth:`filter_leads`. A hand larger than :attr:`Ruleset.max_hand` is refused
         (:class:`UsageError`), and so is one whose plays would exceed :data:`MAX_READINGS`.
+        Where the compiled lister is built (:meth:`compiled`), it lists the same plays in the
+        same order.
         """
-        self._check_hand(hand)
         if wild and wild_count(cards.unpack(hand), wild):
+            self._check_hand(hand)
             return self._wild_plays(self._wild_runs, hand, wild)
+        lister = self._lister or self._count_listing()
+        if lister is not None:
+            found = lister.leads(hand)
+            if found is not None:
+                return found
+        self._check_hand(hand)
         return _plays_within(self._index, hand)
+
+    def lead_ids(self, hand: int) -> list[int]:
+        """The ids (:attr:`by_id`) of :meth:`leads` of a hand of natural cards, in the same
+        order: for callers that need numbers, not plays (an environment, a search).
+
+        >>> from ddz_rules import load
+        >>> table = compile_table(load("classic"))
+        >>> [table.by_id[i].cards for i in table.lead_ids(table.key_of("3345"))]
+        ['3', '33', '4', '5']
+        """
+        lister = self._lister or self._count_listing()
+        if lister is not None:
+            found = lister.lead_ids(hand)
+            if found is not None:
+                return found
+        self._check_hand(hand)
+        ids = self._ids
+        return [ids[p] for p in _plays_within(self._index, hand)]
+
+    def answer_ids(self, hand: int, previous: int) -> list[int]:
+        """The ids of :meth:`answers` of a hand of natural cards to the play of id
+        ``previous``, in the same order.
+
+        >>> from ddz_rules import load
+        >>> table = compile_table(load("classic"))
+        >>> five = table.id_of(table.play("5"))
+        >>> [table.by_id[i].cards for i in table.answer_ids(table.key_of("3345"), five)]
+        []
+        >>> [table.by_id[i].cards for i in table.answer_ids(table.key_of("3346"), five)]
+        ['6']
+        """
+        lister = self._lister or self._count_listing()
+        if lister is not None and previous >= 0:
+            try:
+                found = lister.answer_ids(hand, previous)
+            except ValueError:  # not a play of this table: said below
+                pass
+            else:
+                if found is None:  # too many cards, or the first answer to this class
+                    self._check_hand(hand)
+                    self._learn(lister, self._class_of(self.by_id[previous].reading))
+                    found = lister.answer_ids(hand, previous)
+                return cast("list[int]", found)
+        if not 0 <= previous < len(self.by_id):
+            raise UsageError(f"no play has id {previous} under {self.ruleset.id}; ids run from "
+                             f"0 to {len(self.by_id) - 1}")
+        ids = self._ids
+        return [ids[p] for p in self._python_answers(hand, self.by_id[previous].reading)]
 
     def answers(self, hand: int, previous: Reading, wild: Wild = ()) -> list[Play]:
         """Every play from ``hand`` that beats ``previous`` (generated from the hand)."""
@@ -481,11 +560,100 @@ class PlayTable:
             self._check_hand(hand)
             return [p for p in self._wild_plays(runs, hand, wild)
                     if p.reading.beats(previous)]
+        lister = self._lister or self._count_listing()
+        if lister is not None:
+            cls = self._class_of(previous)
+            if cls >= 0:
+                found = lister.answers(hand, cls)
+                if found is None:  # too many cards, or the first answer to this class
+                    self._check_hand(hand)
+                    self._learn(lister, cls)
+                    found = lister.answers(hand, cls)
+                return cast("list[Play]", found)
+        return self._python_answers(hand, previous)
+
+    def _python_answers(self, hand: int, previous: Reading) -> list[Play]:
         candidates = self._answering.get(previous)
         if candidates is None:
             candidates = self._answering[previous] = _answering_runs(self._runs, previous)
         self._check_hand(hand, candidates)
         return [p for p in _plays_within_runs(candidates, hand) if p.reading.beats(previous)]
+
+    # ------------------------------------------------------------------ ids and the lister
+
+    @cached_property
+    def by_id(self) -> tuple[Play, ...]:
+        """Every play of the table with each of its readings, in table order: a play's id is
+        its index here (:meth:`lead_ids`, :meth:`answer_ids`)."""
+        return tuple(Play(key, reading) for key in self._keys for reading in self.plays[key])
+
+    @cached_property
+    def _ids(self) -> dict[Play, int]:
+        return {play: i for i, play in enumerate(self.by_id)}
+
+    def id_of(self, play: Play) -> int:
+        """The id of a play of the table (:attr:`by_id`); a play holding wild cards has none."""
+        found = self._ids.get(play)
+        if found is None:
+            raise IllegalPlayError(f"{self.notation(play)} is not a play of the "
+                                   f"{self.ruleset.id} table (a play with wild cards has no id)")
+        return found
+
+    @cached_property
+    def _bodies(self) -> tuple[_Body, ...]:
+        """Every natural body, in run order: the compiled lister's bodies and classes."""
+        return tuple(body for run in self._runs for body in run)
+
+    @cached_property
+    def _classes(self) -> dict[tuple[str, int, int, int], int]:
+        """Each body's class (type, length, rank, level), which is its index: what the
+        compiled lister answers by."""
+        return {(b.ctype.name, b.length, b.top, b.ctype.level): i
+                for i, b in enumerate(self._bodies)}
+
+    def _class_of(self, reading: Reading) -> int:
+        """The class of a reading, or -1 where no natural body reads so (a soft bomb)."""
+        found = self._class_by_id.get(id(reading))  # a reading of a play of the table
+        if found is None:
+            found = self._classes.get(
+                (reading.type, reading.length, reading.rank_index, reading.level), -1)
+        return found
+
+    @cached_property
+    def _class_by_id(self) -> dict[int, int]:
+        """The class of each reading object of :attr:`by_id`, by ``id()``: hashing a reading
+        costs more than listing its answers. Safe because :attr:`by_id` keeps them alive, so
+        no other object can have their ids."""
+        classes = self._classes
+        return {id(p.reading): classes[p.reading.type, p.reading.length, p.reading.rank_index,
+                                       p.reading.level] for p in self.by_id}
+
+    def _count_listing(self) -> _moves.Lister | None:
+        """Count one listing made in Python; build the lister at the :data:`NATIVE_AFTER`th."""
+        if _moves is None:
+            return None
+        self._countdown -= 1
+        return self.compiled() if self._countdown == 0 else None
+
+    def compiled(self) -> _moves.Lister | None:
+        """The compiled lister of this table, built now if it was not (else after
+        :data:`NATIVE_AFTER` listings); None where it was not built at install, is switched
+        off (``DDZ_PURE_PYTHON``), or the table is too large to enumerate."""
+        if self._lister is None and _moves is not None and self._flattenable():
+            self._lister = _flatten(self)
+        self._countdown = -1
+        return self._lister
+
+    def _flattenable(self) -> bool:
+        return (self.size_estimate() <= MAX_READINGS
+                and len(self._bodies) == len(self._classes))
+
+    def _learn(self, lister: _moves.Lister, cls: int) -> None:
+        """Tell the lister which bodies' plays beat class ``cls``, by :meth:`Reading.beats`."""
+        readings = [Reading(b.ctype.name, b.length, b.top, 0, b.ctype.level)
+                    for b in self._bodies]
+        previous = readings[cls]
+        lister.learn(cls, bytes(r.beats(previous) for r in readings))
 
     def filter_leads(self, hand: int) -> list[Play]:
         """Reference: the table's plays contained in ``hand``, by brute force."""
@@ -1134,6 +1302,80 @@ def _plays_within(index: RunIndex, bound: int) -> list[Play]:
         for width in _WIDTHS[held]:
             _collect(by_width[width], bound, top, out)
     return out
+
+
+def _flatten(table: PlayTable) -> _moves.Lister:
+    """The compiled lister of ``table`` (:func:`lister_arrays`)."""
+    return _moves.Lister(**lister_arrays(table))
+
+
+class ListerArrays(TypedDict):
+    """The arguments of the compiled lister (``ddz_rules/_moves.c``): card-field sizes, then
+    arrays of little-endian 128-bit card sets or 32-bit ints, then the plays in id order."""
+
+    ranks: int
+    bits: int
+    max_width: int
+    max_hand: int
+    keys: bytes
+    body_play: bytes
+    body_kicks: bytes
+    kick_keys: bytes
+    kick_ids: bytes
+    lead_bodies: bytes
+    lead_skip: bytes
+    slots: bytes
+    answer_bodies: bytes
+    answer_skip: bytes
+    play_class: bytes
+    plays: tuple[Play, ...]
+
+
+def lister_arrays(table: PlayTable) -> ListerArrays:
+    """What the compiled lister of ``table`` is made of: its bodies, each one's plays (its one
+    play, or its kicker sets from the whole deck in the order :func:`_add_kickers` lists them),
+    and two walks over the bodies with where each run ends: by lowest rank and width (leads, as
+    :func:`_plays_within`) and in run order (answers, as :func:`_plays_within_runs`)."""
+    bodies, ids, deck = table._bodies, table._ids, table.ruleset.deck_key
+    where = {id(body): i for i, body in enumerate(bodies)}
+    keys, kick_keys = bytearray(), bytearray()
+    body_play, body_kicks, kick_ids = array("i"), array("i", [0]), array("i")
+    for body in bodies:
+        keys += body.key.to_bytes(16, "little")
+        if body.play is not None:
+            body_play.append(ids[body.play])
+        else:
+            body_play.append(-1)
+            found: list[Play] = []
+            _add_kickers(body, deck, found)
+            for play in found:
+                kick_keys += (play.key - body.key).to_bytes(16, "little")
+                kick_ids.append(ids[play])
+        body_kicks.append(len(kick_ids))
+
+    def walk(runs: Iterable[tuple[_Body, ...]], order: array[int], skip: array[int]) -> None:
+        for run in runs:
+            end = len(order) + len(run)
+            order.extend(where[id(body)] for body in run)
+            skip.extend(repeat(end, len(run)))
+
+    lead_bodies, lead_skip, slots = array("i"), array("i"), array("i")
+    for by_width in table._index:
+        for runs in by_width:
+            slots.append(len(lead_bodies))
+            walk(runs, lead_bodies, lead_skip)
+    slots.append(len(lead_bodies))
+    answer_bodies, answer_skip = array("i"), array("i")
+    walk(table._runs, answer_bodies, answer_skip)
+    play_class = array("i", map(table._class_of, (play.reading for play in table.by_id)))
+    return {"ranks": cards.NUM_RANKS, "bits": cards.FIELD_BITS, "max_width": MAX_WIDTH,
+            "max_hand": table.ruleset.max_hand, "keys": bytes(keys),
+            "body_play": body_play.tobytes(), "body_kicks": body_kicks.tobytes(),
+            "kick_keys": bytes(kick_keys), "kick_ids": kick_ids.tobytes(),
+            "lead_bodies": lead_bodies.tobytes(), "lead_skip": lead_skip.tobytes(),
+            "slots": slots.tobytes(), "answer_bodies": answer_bodies.tobytes(),
+            "answer_skip": answer_skip.tobytes(), "play_class": play_class.tobytes(),
+            "plays": table.by_id}
 
 
 def _plays_within_runs(runs: Runs, bound: int) -> list[Play]:

@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""The compiled move lister against the Python path, and both against OpenSpiel, in one run.
+
+Usage::
+
+    python benchmarks/bench_native.py [--hands N] [--bot-hands M] [--seed S] [--json FILE]
+
+The same checkout is measured twice, each time in a fresh child process: once on the Python
+path (``DDZ_PURE_PYTHON=1``, what runs where no compiler was found) and once with the compiled
+modules (``ddz_rules/_moves.c``, ``_kernel.c``). Each child measures, under ``classic``,
+``four-player``, ``laizi`` and the ``openspiel`` preset:
+
+* **leads / answers**: every play of N seeded hands of the ruleset's dealt size and of its
+  largest hand (answers: to a play of the table drawn for each hand), as ``Play`` objects
+  (``PlayTable.leads``/``answers``) and as ids (``lead_ids``/``answer_ids``); best of three
+  batches after a warm-up batch, garbage collection off. Laizi's hands are natural cards
+  (its wild ranks are drawn after the auction).
+* **random hands**: ``simulate.play_random`` over N hands, deal and auction included.
+* **bots**: ``medium`` (N hands) and ``extreme`` (M hands) with every seat that level, under
+  ``classic``, as ``compare.runner.play_task`` plays them.
+* **where the time goes** in a random classic hand: the same hands replayed with each part
+  timed alone (the deal, listing the legal actions, the random choice, applying the action).
+
+Each child also digests what it produced (every listing, every record, every bot trace), and
+the report says whether the two paths produced the same. OpenSpiel's C++ ``evaluate_bots``
+loop is timed in this process as ``bench_hands.py`` times it; ``bench_plays.py`` times our ids
+against its ``legal_actions()`` on the same situations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from bench_plays import machine, machine_line, peer_status, publish
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_HANDS = 300
+DEFAULT_BOT_HANDS = 20
+DEFAULT_SEED = 20240601
+REPEATS = 3
+RULESETS = ("classic", "four-player", "laizi", "openspiel")
+
+
+# ---------------------------------------------------------------------------- the child
+
+
+def best_s(run: Callable[[], object]) -> float:
+    """One warm-up call, then the best of REPEATS timed calls with garbage collection off."""
+    run()
+    times = []
+    gc.disable()
+    try:
+        for _ in range(REPEATS):
+            start = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - start)
+    finally:
+        gc.enable()
+    return min(times)
+
+
+def situations(ruleset_id: str, size: int, count: int, seed: int) -> list[tuple[int, int]]:
+    """``count`` seeded (hand, previous play id) pairs of ``size`` natural cards."""
+    from ddz_rules import cards, compile_table, load
+
+    table = compile_table(load(ruleset_id))
+    rng = random.Random(f"{seed}:{ruleset_id}:{size}")
+    deck = [r for r, n in enumerate(table.ruleset.copies) for _ in range(n)]
+    out = []
+    for _ in range(count):
+        hand = cards.pack_ranks(rng.sample(deck, size))
+        out.append((hand, rng.randrange(len(table.by_id))))
+    return out
+
+
+def child_listing(ruleset_id: str, count: int, seed: int) -> dict[str, Any]:
+    from ddz_rules import compile_table, load
+
+    table = compile_table(load(ruleset_id))
+    table.compiled()  # flatten now, not at the NATIVE_AFTER-th listing inside a timed batch
+    sizes = sorted({table.ruleset.hand_size, table.ruleset.max_hand})
+    rows: dict[str, Any] = {}
+    digest = hashlib.sha256()
+    for size in sizes:
+        pairs = situations(ruleset_id, size, count, seed)
+        readings = [(hand, table.by_id[previous].reading) for hand, previous in pairs]
+        calls: dict[str, Callable[[], object]] = {
+            "leads": lambda pairs=pairs: [table.leads(h) for h, _ in pairs],
+            "lead ids": lambda pairs=pairs: [table.lead_ids(h) for h, _ in pairs],
+            "answers": lambda readings=readings: [table.answers(h, r) for h, r in readings],
+            "answer ids": lambda pairs=pairs: [table.answer_ids(h, p) for h, p in pairs],
+        }
+        for name, call in calls.items():
+            rows[f"{name} {size}"] = best_s(call) / count * 1e6
+        for hand, previous in pairs:
+            digest.update(repr((table.lead_ids(hand), table.answer_ids(hand, previous))).encode())
+    return {"us": rows, "digest": digest.hexdigest()[:16]}
+
+
+def child_hands(ruleset_id: str, count: int, seed: int) -> dict[str, Any]:
+    from ddz_rules import load
+    from ddz_rules.records import record_text, to_record
+    from ddz_rules.simulate import hand_seed, play_random
+
+    ruleset = load(ruleset_id)
+    seeds = [hand_seed(seed, i) for i in range(count)]
+    play_random(ruleset, hand_seed(seed, count))  # builds the table's lister where it can
+    for _ in range(300):
+        play_random(ruleset, hand_seed(seed, count))
+    hands: list[Any] = []
+
+    def run() -> None:
+        hands[:] = [play_random(ruleset, s) for s in seeds]
+
+    seconds = best_s(run)
+    digest = hashlib.sha256()
+    for hand in hands:
+        digest.update(record_text(to_record(hand)).encode())
+    return {"hands_per_s": count / seconds, "digest": digest.hexdigest()[:16]}
+
+
+def child_bots(level: str, count: int, seed: int) -> dict[str, Any]:
+    from ddz_rules.compare.runner import Task, play_task
+
+    tasks = [Task("classic", level, seed, i) for i in range(count)]
+    play_task(Task("classic", level, seed, count))  # warm-up: an index outside the batch
+    traces: list[Any] = []
+    gc.disable()
+    start = time.perf_counter()
+    try:
+        traces = [play_task(t) for t in tasks]
+    finally:
+        gc.enable()
+    seconds = time.perf_counter() - start
+    text = json.dumps(traces, sort_keys=True, default=str)
+    return {"hands_per_s": count / seconds,
+            "digest": hashlib.sha256(text.encode()).hexdigest()[:16]}
+
+
+def child_parts(count: int, seed: int) -> dict[str, float]:
+    """The classic random hands of child_hands, replayed with each part timed alone (µs a
+    hand), so the parts' sum can be checked against the whole."""
+    from ddz_rules import load
+    from ddz_rules.game import Hand
+    from ddz_rules.simulate import hand_seed
+
+    ruleset = load("classic")
+    seeds = [hand_seed(seed, i) for i in range(count)]
+    games: list[tuple[int, list[int]]] = []  # each hand's seed and the index chosen each time
+    for s in seeds:
+        hand, rng, chosen = Hand.new(ruleset, s), random.Random(s ^ 0x5EED), []
+        while hand.result is None:
+            legal = hand.legal_actions()
+            i = rng.randrange(len(legal))  # what rng.choice draws
+            chosen.append(i)
+            hand.apply(legal[i])
+        games.append((s, chosen))
+    deal = list_ = choose = apply = 0.0
+    clock = time.perf_counter
+    gc.disable()
+    try:
+        for s, chosen in games:
+            t0 = clock()
+            hand = Hand.new(ruleset, s)
+            rng = random.Random(s ^ 0x5EED)
+            deal += clock() - t0
+            for i in chosen:
+                t0 = clock()
+                legal = hand.legal_actions()
+                t1 = clock()
+                rng.choice(legal)
+                t2 = clock()
+                hand.apply(legal[i])
+                t3 = clock()
+                list_ += t1 - t0
+                choose += t2 - t1
+                apply += t3 - t2
+    finally:
+        gc.enable()
+    decisions = sum(len(c) for _, c in games)
+    return {"deal": deal / count * 1e6, "legal_actions": list_ / count * 1e6,
+            "choice": choose / count * 1e6, "apply": apply / count * 1e6,
+            "decisions": decisions / count}
+
+
+def child(opts: argparse.Namespace) -> dict[str, Any]:
+    from ddz_rules.table import listing_path
+
+    out: dict[str, Any] = {"path": listing_path(), "listing": {}, "hands": {}, "bots": {}}
+    for ruleset_id in RULESETS:
+        out["listing"][ruleset_id] = child_listing(ruleset_id, opts.hands, opts.seed)
+        out["hands"][ruleset_id] = child_hands(ruleset_id, opts.hands, opts.seed)
+    out["bots"]["medium"] = child_bots("medium", opts.hands, opts.seed)
+    out["bots"]["extreme"] = child_bots("extreme", opts.bot_hands, opts.seed)
+    out["parts"] = child_parts(opts.hands, opts.seed)
+    return out
+
+
+# ---------------------------------------------------------------------------- the peer
+
+
+def openspiel_hands(count: int, seed: int) -> float | None:
+    """OpenSpiel's C++ ``evaluate_bots`` hands per second, as ``bench_hands.py`` times it
+    (its ``legal_actions()`` against our ids is in ``bench_plays.py``, on its inputs)."""
+    import bench_hands
+    import bench_plays
+
+    if peer_status(bench_plays.PEERS["openspiel"]) is not None:
+        return None
+    seeds = [seed * 1_000_003 + i for i in range(count)]
+    row = bench_hands.measure(bench_hands._openspiel_cpp(), seeds, seed * 1_000_003 + count)
+    return row.hands_per_s
+
+
+# ---------------------------------------------------------------------------- the report
+
+
+def run_child(pure: bool, opts: argparse.Namespace) -> dict[str, Any]:
+    env = {**os.environ}
+    env.pop("DDZ_PURE_PYTHON", None)
+    if pure:
+        env["DDZ_PURE_PYTHON"] = "1"
+    command = [sys.executable, str(Path(__file__).resolve()), "--child", "--hands",
+               str(opts.hands), "--bot-hands", str(opts.bot_hands), "--seed", str(opts.seed)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def ratio(a: float | None, b: float | None) -> str:
+    return "-" if not a or not b else f"{a / b:.2f}"
+
+
+def render(meta: dict[str, Any], python: dict[str, Any], native: dict[str, Any],
+           openspiel: float | None) -> str:
+    lines = [f"ddz-rules compiled lister benchmark, {meta['date']}: {meta['hands']} hands a "
+             f"line, extreme {meta['bot_hands']} (seed {meta['seed']}), best of {REPEATS}",
+             machine_line(meta),
+             f"Python path: {python['path']}", f"compiled: {native['path']}", "",
+             "Listing, µs an input (speedup = Python / compiled; ids against OpenSpiel's "
+             "legal_actions(): bench_plays.py)",
+             f"{'ruleset':<12} {'measure':<16} {'Python':>8} {'compiled':>9} {'speedup':>8}  "
+             "same"]
+    for ruleset_id in RULESETS:
+        ours_py, ours = python["listing"][ruleset_id], native["listing"][ruleset_id]
+        same = "yes" if ours_py["digest"] == ours["digest"] else "NO"
+        for measure, us in ours["us"].items():
+            lines.append(f"{ruleset_id:<12} {measure:<16} {ours_py['us'][measure]:>8.2f} "
+                         f"{us:>9.2f} {ratio(ours_py['us'][measure], us):>8}  {same}")
+    lines += ["", "Whole hands per second (random: deal, auction, play, settlement; bots: "
+              "classic, every seat that level)",
+              f"{'what':<24} {'Python':>9} {'compiled':>9} {'speedup':>8} {'OpenSpiel C++':>14} "
+              f"{'vs OpenSpiel':>12}  same"]
+    for ruleset_id in RULESETS:
+        a, b = python["hands"][ruleset_id], native["hands"][ruleset_id]
+        theirs = openspiel if ruleset_id == "openspiel" else None
+        lines.append(f"{'random ' + ruleset_id:<24} {a['hands_per_s']:>9,.0f} "
+                     f"{b['hands_per_s']:>9,.0f} {ratio(b['hands_per_s'], a['hands_per_s']):>8} "
+                     f"{'-' if theirs is None else f'{theirs:,.0f}':>14} "
+                     f"{ratio(b['hands_per_s'], theirs):>12}  "
+                     f"{'yes' if a['digest'] == b['digest'] else 'NO'}")
+    for level in ("medium", "extreme"):
+        a, b = python["bots"][level], native["bots"][level]
+        lines.append(f"{level + ' bots':<24} {a['hands_per_s']:>9,.1f} {b['hands_per_s']:>9,.1f} "
+                     f"{ratio(b['hands_per_s'], a['hands_per_s']):>8} {'-':>14} {'-':>12}  "
+                     f"{'yes' if a['digest'] == b['digest'] else 'NO'}")
+    lines += ["", "Where a random classic hand's time goes (µs a hand, parts timed alone on "
+              "replayed hands)", f"{'part':<16} {'Python':>9} {'compiled':>9}"]
+    for part in ("deal", "legal_actions", "choice", "apply"):
+        lines.append(f"{part:<16} {python['parts'][part]:>9.1f} {native['parts'][part]:>9.1f}")
+    total_py = sum(python["parts"][p] for p in ("deal", "legal_actions", "choice", "apply"))
+    total = sum(native["parts"][p] for p in ("deal", "legal_actions", "choice", "apply"))
+    lines.append(f"{'sum':<16} {total_py:>9.1f} {total:>9.1f}   "
+                 f"({native['parts']['decisions']:.1f} decisions a hand)")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=DEFAULT_HANDS,
+                        help=f"inputs and hands a line (default {DEFAULT_HANDS})")
+    parser.add_argument("--bot-hands", type=int, default=DEFAULT_BOT_HANDS,
+                        help=f"hands of extreme bots (default {DEFAULT_BOT_HANDS})")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--json", metavar="FILE", help="also write every number to FILE")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    opts = parser.parse_args(argv)
+    if opts.hands < 1 or opts.bot_hands < 1:
+        parser.error("--hands and --bot-hands must be at least 1")
+    if opts.child:
+        print(json.dumps(child(opts)))
+        return 0
+    python = run_child(True, opts)
+    native = run_child(False, opts)
+    openspiel = openspiel_hands(opts.hands, opts.seed)
+    meta = {**machine(), "hands": opts.hands, "bot_hands": opts.bot_hands, "seed": opts.seed}
+    publish(render(meta, python, native, openspiel),
+            {"meta": meta, "python": python, "compiled": native,
+             "openspiel_cpp_hands_per_s": openspiel}, opts.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

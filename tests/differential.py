@@ -1,0 +1,50 @@
+"""The compiled move lister (``ddz_rules/_moves.c``) against the Python path, play for play.
+
+Used by ``tests/test_moves.py`` and, under AddressSanitizer and UndefinedBehaviorSanitizer, by
+its sanitizer run, which copies this file beside a sanitized build; so it imports only
+``ddz_rules`` and the standard library.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ddz_rules import cards
+from ddz_rules.table import PlayTable, _plays_within
+
+
+def random_hand(table: PlayTable, rng: random.Random, size: int) -> int:
+    """A hand of ``size`` cards drawn from the ruleset's deck."""
+    deck = [rank for rank, copies in enumerate(table.ruleset.copies) for _ in range(copies)]
+    return cards.pack_ranks(rng.sample(deck, min(size, len(deck))))
+
+
+def mismatches(table: PlayTable, hand: int, previous: int) -> list[str]:
+    """Every way the compiled lister's leads and answers of ``hand`` (answering the play of
+    id ``previous``) differ from the Python path's: plays, order and ids."""
+    lister = table.compiled()
+    assert lister is not None, "no compiled lister to compare"
+    ids = table._ids
+    found: list[str] = []
+    python_leads = _plays_within(table._index, hand)
+    if lister.leads(hand) != python_leads:
+        found.append(f"leads of {cards.key_text(hand)}")
+    if lister.lead_ids(hand) != [ids[p] for p in python_leads]:
+        found.append(f"lead ids of {cards.key_text(hand)}")
+    reading = table.by_id[previous].reading
+    python_answers = table._python_answers(hand, reading)
+    if table.answers(hand, reading) != python_answers:
+        found.append(f"answers of {cards.key_text(hand)} to {reading.short()}")
+    if table.answer_ids(hand, previous) != [ids[p] for p in python_answers]:
+        found.append(f"answer ids of {cards.key_text(hand)} to {reading.short()}")
+    return found
+
+
+def sweep(table: PlayTable, seed: int, count: int) -> list[str]:
+    """:func:`mismatches` over ``count`` seeded hands of every size up to the largest."""
+    rng = random.Random(seed)
+    found: list[str] = []
+    for i in range(count):
+        hand = random_hand(table, rng, i % (table.ruleset.max_hand + 1))
+        found += mismatches(table, hand, rng.randrange(len(table.by_id)))
+    return found

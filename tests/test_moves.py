@@ -1,0 +1,330 @@
+"""The compiled move lister (``ddz_rules/_moves.c``): the same leads and answers as the
+Python path, in the same order and with the same ids, for every bundled ruleset; bounded and
+refusing on bad input; clean under AddressSanitizer and UndefinedBehaviorSanitizer."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddz_rules import IllegalPlayError, UsageError, cards, compile_table, load
+from ddz_rules import table as table_module
+from ddz_rules.table import NATIVE_AFTER, PlayTable, Reading, lister_arrays, table_order
+
+from .conftest import RULESETS
+from .differential import mismatches, random_hand, sweep
+
+ROOT = Path(__file__).resolve().parents[1]
+moves = table_module._moves
+needs_lister = pytest.mark.skipif(moves is None, reason="the compiled lister was not built: "
+                                  "test_the_lister_is_built_where_a_compiler_is says why")
+
+
+def compiler() -> str | None:
+    """The C compiler Python was built with, where this machine has it."""
+    cc = (sysconfig.get_config_var("CC") or "").split()
+    return shutil.which(cc[0]) if cc else None
+
+
+def test_the_lister_is_built_where_a_compiler_is() -> None:
+    """An install on a machine with a C compiler builds the lister with warnings as errors
+    (hatch_build.py), unless DDZ_PURE_PYTHON asks it not to: a build that failed, a warning
+    included, would fail here."""
+    if os.environ.get("DDZ_PURE_PYTHON") or compiler() is None:
+        pytest.skip("no C compiler here, or DDZ_PURE_PYTHON set: the Python path serves")
+    assert moves is not None, "a C compiler is here, yet ddz_rules._moves was not built"
+
+
+# ---------------------------------------------------------------------------- the same plays
+
+
+@needs_lister
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(0, 25), previous=st.integers(0, 10**6))
+@settings(max_examples=15)
+def test_the_lister_lists_the_python_paths_plays_in_the_same_order(
+        ruleset_id: str, seed: int, size: int, previous: int) -> None:
+    table = compile_table(load(ruleset_id))
+    hand = random_hand(table, random.Random(seed), min(size, table.ruleset.max_hand))
+    assert mismatches(table, hand, previous % len(table.by_id)) == []
+
+
+@needs_lister
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_sweep_of_every_hand_size_finds_no_difference(ruleset_id: str) -> None:
+    """Hands of 0 to the largest size in turn, each answering a random play of the table."""
+    assert sweep(compile_table(load(ruleset_id)), seed=11, count=150) == []
+
+
+@needs_lister
+def test_a_whole_deck_lists_every_play_of_the_table() -> None:
+    """Leading from the whole deck (past any seat's hand, so asked of the lister itself)
+    lists each play of the table once: the walks visit every body."""
+    table = compile_table(load("four-player"))
+    lister = table.compiled()
+    assert lister is not None
+    deck = table.ruleset.deck_key
+    arrays = lister_arrays(table)
+    arrays["max_hand"] = cards.size(deck)
+    whole = moves.Lister(**arrays)
+    assert sorted(whole.lead_ids(deck)) == list(range(len(table.by_id)))
+
+
+@needs_lister
+def test_answers_to_a_reading_no_natural_body_has_take_the_python_path() -> None:
+    """Laizi's soft bomb is made only with wild cards: a hand of natural cards answering it
+    is listed in Python, and the lister is not asked."""
+    table = compile_table(load("laizi"))
+    assert table.compiled() is not None
+    soft = Reading("soft_bomb", 1, cards.RANK_INDEX["7"], 0, 1)
+    assert table._class_of(soft) == -1
+    hand = table.key_of("3888899992")
+    assert table.answers(hand, soft) == table._python_answers(hand, soft)
+    assert [p.cards for p in table.answers(hand, soft)] == ["8888", "9999"]
+
+
+def test_the_table_builds_its_lister_after_a_number_of_listings() -> None:
+    """A one-off listing does not pay for flattening the table; the NATIVE_AFTER-th does."""
+    table = PlayTable(load("two-player"))
+    hand = table.key_of("56789TJQK")
+    for _ in range(NATIVE_AFTER - 1):
+        table.leads(hand)
+    assert table._lister is None
+    table.leads(hand)
+    assert (table._lister is not None) == (moves is not None)
+
+
+def test_a_table_too_large_to_enumerate_is_never_flattened() -> None:
+    """Flattening needs the whole table: one past MAX_READINGS keeps the Python path, which
+    enumerates only within each hand, and the lister allocates nothing."""
+    table = PlayTable(load(str(ROOT / "tests" / "fixtures" / "hostile" / "rulesets"
+                               / "two-decks-loose.yaml")))
+    assert table.compiled() is None
+    assert "plays" not in table.__dict__
+    hand = random_hand(table, random.Random(1), table.ruleset.max_hand)
+    assert table.leads(hand) == table_module._plays_within(table._index, hand)
+    assert "plays" not in table.__dict__
+
+
+# ---------------------------------------------------------------------------- ids
+
+
+def test_ids_number_the_tables_plays_with_their_readings_in_table_order(
+        table: PlayTable) -> None:
+    keys = [play.key for play in table.by_id]
+    assert keys == sorted(keys, key=table_order)
+    assert len(table.by_id) == sum(len(readings) for readings in table.plays.values())
+    assert all(table.id_of(play) == i for i, play in enumerate(table.by_id))
+
+
+@pytest.mark.parametrize("native", [True, False], ids=["lister", "python"])
+def test_lead_and_answer_ids_are_the_ids_of_the_plays_listed(native: bool) -> None:
+    table = PlayTable(load("classic"))
+    with pytest.MonkeyPatch.context() as patch:
+        if not native:
+            patch.setattr(table_module, "_moves", None)
+        table.compiled()
+        hand = table.key_of("33334445678TJQKA2R")
+        trio = table.id_of(table.play("555K"))
+        assert [table.by_id[i] for i in table.lead_ids(hand)] == table.leads(hand)
+        answers = table.answers(hand, table.by_id[trio].reading)
+        assert [table.by_id[i] for i in table.answer_ids(hand, trio)] == answers
+        assert "3333" in {p.cards for p in answers}
+        assert all(p.reading.beats(table.by_id[trio].reading) for p in answers)
+
+
+@pytest.mark.parametrize("native", [True, False], ids=["lister", "python"])
+def test_a_hand_larger_than_a_seat_holds_is_refused_in_one_line(native: bool) -> None:
+    table = PlayTable(load("classic"))
+    with pytest.MonkeyPatch.context() as patch:
+        if not native:
+            patch.setattr(table_module, "_moves", None)
+        table.compiled()
+        hand = table.key_of("33334444555566667777")  # 20 cards: the landlord's most
+        table.leads(hand)
+        too_many = hand + table.key_of("8")
+        five = table.id_of(table.play("5"))
+        for call in (lambda: table.leads(too_many), lambda: table.lead_ids(too_many),
+                     lambda: table.answers(too_many, table.by_id[five].reading),
+                     lambda: table.answer_ids(too_many, five)):
+            with pytest.raises(UsageError, match=r"^a hand holds at most 20 cards under "
+                                                 r"classic; got 21$"):
+                call()
+
+
+@pytest.mark.parametrize("previous", [-1, 24_639, 10**9])
+def test_an_id_outside_the_table_is_refused_in_one_line(previous: int) -> None:
+    table = compile_table(load("classic"))
+    with pytest.raises(UsageError, match=f"^no play has id {previous} under classic; ids run "
+                                         "from 0 to 24638$"):
+        table.answer_ids(table.key_of("345"), previous)
+
+
+def test_a_play_with_wild_cards_has_no_id() -> None:
+    table = compile_table(load("laizi"))
+    wild = (cards.RANK_INDEX["5"],)
+    play = table.play("35@pair/1/3", wild)
+    with pytest.raises(IllegalPlayError, match="has no id"):
+        table.id_of(play)
+
+
+# ---------------------------------------------------------------------------- bad input
+
+
+def valid_arrays() -> dict[str, object]:
+    return dict(lister_arrays(compile_table(load("two-player"))))
+
+
+def int32(values: list[int]) -> bytes:
+    return b"".join(v.to_bytes(4, "little", signed=True) for v in values)
+
+
+def corrupt(field: str, change: Callable[[bytes], bytes]) -> dict[str, object]:
+    arrays = valid_arrays()
+    value = arrays[field]
+    assert isinstance(value, bytes)
+    arrays[field] = change(value)
+    return arrays
+
+
+@needs_lister
+@pytest.mark.parametrize("arrays", [
+    corrupt("body_play", lambda b: int32([10**6]) + b[4:]),
+    corrupt("body_play", lambda b: b[:-4]),
+    corrupt("body_kicks", lambda b: b[:4] + int32([-5]) + b[8:]),
+    corrupt("kick_ids", lambda b: int32([-1]) + b[4:]),
+    corrupt("lead_bodies", lambda b: int32([10**6]) + b[4:]),
+    corrupt("lead_skip", lambda b: int32([0]) + b[4:]),
+    corrupt("lead_bodies", lambda b: b[4:8] + b[4:]),
+    corrupt("answer_skip", lambda b: b[:-4] + int32([10**6])),
+    corrupt("slots", lambda b: int32([1]) + b[4:]),
+    corrupt("slots", lambda b: b[:-4]),
+    corrupt("keys", lambda b: b[:-1]),
+    corrupt("keys", lambda b: (1 << 4).to_bytes(16, "little") + b[16:]),
+    corrupt("kick_keys", lambda b: (1 << 127).to_bytes(16, "little") + b[16:]),
+    corrupt("play_class", lambda b: int32([-1]) + b[4:]),
+    {**valid_arrays(), "bits": 9},
+    {**valid_arrays(), "plays": list(compile_table(load("two-player")).by_id)},
+], ids=["play-id-outside", "play-ids-short", "kicker-offset-negative", "kicker-id-negative",
+        "body-outside", "skip-backwards", "body-visited-twice", "skip-past-the-end",
+        "slots-not-from-zero", "slots-short", "keys-ragged", "key-with-a-guard-bit",
+        "kicker-wider-than-the-deck", "class-outside", "fields-wider-than-128-bits",
+        "plays-not-a-tuple"])
+def test_a_malformed_table_is_refused_before_anything_is_listed(
+        arrays: dict[str, object]) -> None:
+    with pytest.raises((ValueError, TypeError)):
+        moves.Lister(**arrays)
+
+
+@needs_lister
+@pytest.mark.parametrize("call", [
+    lambda lister: lister.leads(-1),
+    lambda lister: lister.leads(1 << 100),
+    lambda lister: lister.leads(1 << 130),
+    lambda lister: lister.leads(cards.GUARD),
+    lambda lister: lister.lead_ids("345"),
+    lambda lister: lister.answers(0, -1),
+    lambda lister: lister.answers(0, 10**6),
+    lambda lister: lister.answer_ids(0, 10**6),
+    lambda lister: lister.answer_ids(0),
+    lambda lister: lister.learn(0, b"\x01"),
+    lambda lister: lister.learn(10**6, b""),
+], ids=["negative", "past-the-ranks", "too-wide", "guard-bits", "not-an-int",
+        "class-negative", "class-outside", "play-outside", "too-few-arguments",
+        "mask-short", "learn-class-outside"])
+def test_the_lister_refuses_what_it_cannot_read(call: Callable[[object], object]) -> None:
+    lister = compile_table(load("two-player")).compiled()
+    with pytest.raises((TypeError, ValueError, OverflowError)):
+        call(lister)
+
+
+@needs_lister
+def test_a_hand_past_the_largest_makes_the_lister_answer_none() -> None:
+    """The lister counts the cards before listing, so the table can refuse in its words."""
+    table = compile_table(load("two-player"))
+    lister = table.compiled()
+    assert lister is not None
+    assert lister.leads(table.ruleset.deck_key) is None
+
+
+# ---------------------------------------------------------------------------- sanitizers
+
+SANITIZE = ["-shared", "-fPIC", "-O1", "-g", "-fno-omit-frame-pointer",
+            "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+            "-Wall", "-Wextra", "-Werror"]
+#: One ruleset of each shape of table (compiling every one under the sanitizers takes over a
+#: minute, most of it in Python): one deck, two decks, suits and the largest table, several
+#: readings per play, wild cards (the kernel), chains capped in length.
+SANITIZED_RULESETS = ("classic", "four-player", "run-fast", "marked-card", "laizi",
+                      "turned-card")
+SANITIZED_RUN = """
+import random, sys
+import ddz_rules
+from ddz_rules import cards, compile_table, load
+from ddz_rules import table as table_module
+from differential import sweep
+here = sys.argv[1]
+assert table_module._moves.__file__.startswith(here), table_module._moves.__file__
+assert table_module._kernel.__file__.startswith(here), table_module._kernel.__file__
+for ruleset_id in sys.argv[3].split(","):
+    found = sweep(compile_table(load(ruleset_id)), seed=3, count=int(sys.argv[2]))
+    assert not found, (ruleset_id, found[:3])
+laizi = compile_table(load("laizi"))
+rng = random.Random(5)
+deck = [r for r, n in enumerate(laizi.ruleset.copies) for _ in range(n)]
+for _ in range(int(sys.argv[2])):
+    hand = cards.pack_ranks(rng.sample(deck, rng.randrange(1, 21)))
+    wild = (rng.randrange(13),)
+    compiled = laizi.leads(hand, wild)
+    kernel, table_module._kernel = table_module._kernel, None
+    assert laizi.leads(hand, wild) == compiled
+    table_module._kernel = kernel
+print("sanitized sweep passed")
+"""
+
+
+@pytest.mark.skipif(compiler() is None or not sys.platform.startswith("linux")
+                    or bool(os.environ.get("DDZ_PURE_PYTHON")),
+                    reason="needs the C compiler Python was built with, on Linux, and the "
+                    "compiled modules not switched off (DDZ_PURE_PYTHON)")
+def test_the_compiled_modules_pass_the_differential_sweep_under_asan_and_ubsan(
+        tmp_path: Path) -> None:
+    """Both compiled modules, rebuilt with AddressSanitizer and UndefinedBehaviorSanitizer
+    (aborting on the first finding) into a copy of the package, list every bundled ruleset's
+    sweep as the Python path does."""
+    cc = compiler()
+    assert cc is not None
+    asan = subprocess.run([cc, "-print-file-name=libasan.so"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    if not os.path.isabs(asan):
+        pytest.skip(f"{cc} has no AddressSanitizer runtime here")
+    package = tmp_path / "ddz_rules"
+    shutil.copytree(ROOT / "ddz_rules", package,
+                    ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    for folder in ("rules", "variants"):  # the bundled rulesets, found beside the package
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    shutil.copy(ROOT / "tests" / "differential.py", tmp_path)
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    include = sysconfig.get_paths()["include"]
+    for name in ("_moves", "_kernel"):
+        subprocess.run([cc, *SANITIZE, "-I", include, str(package / f"{name}.c"), "-o",
+                        str(package / f"{name}{suffix}")], check=True)
+    env = {**os.environ, "LD_PRELOAD": asan, "ASAN_OPTIONS": "detect_leaks=0",
+           "UBSAN_OPTIONS": "print_stacktrace=1", "PYTHONMALLOC": "malloc",
+           "PYTHONPATH": str(tmp_path)}
+    env.pop("DDZ_PURE_PYTHON", None)
+    run = subprocess.run([sys.executable, "-c", SANITIZED_RUN, str(tmp_path), "40",
+                          ",".join(SANITIZED_RULESETS)],
+                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "sanitized sweep passed" in run.stdout
