@@ -26,8 +26,9 @@ from .differential import mismatches, random_hand, sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 moves = table_module._moves
-needs_lister = pytest.mark.skipif(moves is None, reason="the compiled lister was not built: "
-                                  "test_the_lister_is_built_where_a_compiler_is says why")
+needs_lister = pytest.mark.skipif(
+    moves is None, reason="the compiled lister is not built, or is switched off (DDZ_PURE_PYTHON): "
+    "test_the_lister_is_built_where_a_compiler_is says which")
 
 
 def compiler() -> str | None:

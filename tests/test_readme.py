@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import re
 import shlex
 from pathlib import Path
@@ -33,6 +34,16 @@ def test_readme_example_prints_what_the_readme_shows(command: str, expected: str
     main(argv[1:])
     out, err = capsys.readouterr()
     assert (out + err).strip() == expected
+
+
+def test_the_readmes_interpreter_examples_print_what_they_show() -> None:
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", README, re.S) if b.startswith(">>>")]
+    assert blocks
+    for block in blocks:
+        test = doctest.DocTestParser().get_doctest(block, {}, "README", "README.md", 0)
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+        runner.run(test, out=lambda text: None)
+        assert runner.failures == 0, block
 
 
 def test_the_readme_lists_every_bundled_ruleset() -> None:
