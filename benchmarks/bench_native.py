@@ -18,6 +18,9 @@ modules (``ddz_rules/_moves.c``, ``_kernel.c``). Each child measures, under ``cl
 * **random hands**: ``simulate.play_random`` over N hands, deal and auction included.
 * **bots**: ``medium`` (N hands) and ``extreme`` (M hands) with every seat that level, under
   ``classic``, as ``compare.runner.play_task`` plays them.
+* **the floor of a Python-driven hand**: classic cards shuffled, no auction, then only the
+  ids, a random choice and the trick's integers in a Python loop (no ``Hand``, no record):
+  what CPython costs a hand before any rule bookkeeping.
 * **where the time goes** in a random classic hand: the same hands replayed with each part
   timed alone (the deal, listing the legal actions, the random choice, applying the action),
   each part's best of three passes. Timing each call costs about 0.1 µs a call more.
@@ -196,6 +199,56 @@ def child_parts(count: int, seed: int) -> dict[str, float]:
     return {**{k: v / count * 1e6 for k, v in best.items()}, "decisions": decisions / count}
 
 
+def child_bare_loop(count: int, seed: int) -> dict[str, float]:
+    """The least a hand driven from Python costs: classic cards dealt by ``random.shuffle``,
+    seat 0 the landlord with the kitty (no auction), then only ``lead_ids``/``answer_ids``, a
+    random choice and the trick's integers, no ``Hand`` and no record (µs a hand, best of
+    three). No rule is checked here that the listing does not already guarantee."""
+    from ddz_rules import cards, compile_table, load
+
+    table = compile_table(load("classic"))
+    table.compiled()
+    keys = [play.key for play in table.by_id]
+    deck = [r for r, n in enumerate(table.ruleset.copies) for _ in range(n)]
+    lead_ids, answer_ids = table.lead_ids, table.answer_ids
+
+    def hand(s: int) -> int:
+        rng = random.Random(s)
+        cards_ = list(deck)
+        rng.shuffle(cards_)
+        held = [cards.pack_ranks(cards_[i:i + 17]) for i in (0, 17, 34)]
+        held[0] += cards.pack_ranks(cards_[51:])
+        seat, to_beat, beat_seat, passes, decisions = 0, -1, 0, 0, 0
+        while True:
+            decisions += 1
+            if to_beat < 0:
+                legal = lead_ids(held[seat])
+                chosen = legal[rng.randrange(len(legal))]
+            else:
+                legal = answer_ids(held[seat], to_beat)
+                i = rng.randrange(len(legal) + 1)
+                if i == len(legal):  # pass
+                    passes += 1
+                    if passes == 2:
+                        seat, to_beat, passes = beat_seat, -1, 0
+                    else:
+                        seat = (seat + 1) % 3
+                    continue
+                chosen = legal[i]
+            held[seat] -= keys[chosen]
+            if not held[seat]:
+                return decisions
+            to_beat, beat_seat, passes, seat = chosen, seat, 0, (seat + 1) % 3
+
+    seeds = [seed * 1_000_003 + i for i in range(count)]
+    decisions: list[int] = []
+
+    def run() -> None:
+        decisions[:] = [hand(s) for s in seeds]
+
+    return {"us": best_s(run) / count * 1e6, "decisions": sum(decisions) / count}
+
+
 def child(opts: argparse.Namespace) -> dict[str, Any]:
     from ddz_rules.table import listing_path
 
@@ -206,6 +259,7 @@ def child(opts: argparse.Namespace) -> dict[str, Any]:
     out["bots"]["medium"] = child_bots("medium", opts.hands, opts.seed)
     out["bots"]["extreme"] = child_bots("extreme", opts.bot_hands, opts.seed)
     out["parts"] = child_parts(opts.hands, opts.seed)
+    out["bare"] = child_bare_loop(opts.hands, opts.seed)
     return out
 
 
@@ -288,6 +342,12 @@ def render(meta: dict[str, Any], python: dict[str, Any], native: dict[str, Any],
     total = sum(native["parts"][p] for p in ("deal", "legal_actions", "choice", "apply"))
     lines.append(f"{'sum':<16} {total_py:>9.1f} {total:>9.1f}   "
                  f"({native['parts']['decisions']:.1f} decisions a hand)")
+    bare = native["bare"]
+    theirs = ("" if not openspiel
+              else f"; OpenSpiel's whole hand in C++: {1e6 / openspiel:.1f} µs")
+    lines += ["", f"The least a hand driven from Python costs (ids, a random choice and the "
+              f"trick's integers only; no auction, no Hand): {bare['us']:.1f} µs a hand, "
+              f"{bare['decisions']:.1f} decisions{theirs}"]
     return "\n".join(lines)
 
 

@@ -803,10 +803,23 @@ def _length_phrase(ctype: CombinationType) -> str:
     return f"exactly {low}" if low == high else f"{low} to {high}"
 
 
-def table_order(key: int) -> tuple[int, tuple[int, ...]]:
-    """Sort key of the table: fewer cards first, then by ranks low to high."""
-    counts = cards.unpack(key)
-    return sum(counts), tuple(r for r, n in enumerate(counts) for _ in range(n))
+def table_order(key: int) -> tuple[int, bytes]:
+    """Sort key of the table: fewer cards first, then by ranks low to high (a byte a card,
+    its rank index, so that comparing them compares the ranks in turn).
+
+    >>> from ddz_rules import cards
+    >>> table_order(cards.pack_ranks([0, 0, 2]))
+    (3, b'\\x00\\x00\\x02')
+    """
+    ranks = b"".join([_RANK_RUNS[rank][(key >> shift) & cards.FIELD_MASK]
+                      for rank, shift in enumerate(_SHIFTS)])
+    return len(ranks), ranks
+
+
+#: ``_RANK_RUNS[rank][n]``: n bytes of value ``rank``; the shift of each rank's field.
+_RANK_RUNS = tuple(tuple(bytes([rank]) * n for n in range(cards.FIELD_MASK + 1))
+                   for rank in range(cards.NUM_RANKS))
+_SHIFTS = tuple(cards.FIELD_BITS * rank for rank in range(cards.NUM_RANKS))
 
 
 def _kicker_fault(ctype: CombinationType, chain: Sequence[int],
