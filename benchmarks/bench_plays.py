@@ -699,7 +699,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _notes(available: dict[str, str], versions: dict[str, str | None]) -> list[str]:
     notes = [
         "ours: PlayTable.leads / .answers on a packed hand, returning Play(key, reading) "
-        "tuples; the hand is packed before timing.",
+        "tuples; the hand is packed before timing. The 'ids' rows: PlayTable.lead_ids / "
+        ".answer_ids, the same plays as ints into the table (what legal_actions() returns), "
+        "on the same inputs. Both list through the compiled lister where it is built "
+        "(ddz --version says), built here during the warm-up pass.",
         "answer inputs: per hand, a previous play drawn (seeded) from the plays legal in the "
         "douzero, rlcard and openspiel presets with one reading in each and at most "
         f"{MAX_PREVIOUS_CARDS} cards, whose cards lie outside the hand: a type uniformly, "
