@@ -52,6 +52,16 @@ NEVER_OVERWRITTEN = ("a file already there is never overwritten: one holding the
 MAX_SIMULATED = 1_000_000
 
 
+class _Version(argparse.Action):
+    """``ddz --version``: the version, and whether the compiled modules list plays, on one
+    line (argparse's own version action wraps it to the terminal)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"ddz-rules {__version__}; plays listed by {listing_path()}")
+        parser.exit()
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line and exit 2."""
 
@@ -990,8 +1000,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "for every ruleset.",
                      epilog="Exit codes: 0 done, or the question answered; 1 ddz check found a "
                      "defect, or ddz replay an invalid record; " + usage + interrupted)
-    parser.add_argument("--version", action="version",
-                        version=f"ddz-rules {__version__}; plays listed by {listing_path()}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="print the version and which path lists plays, then exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def add(name: str, func: Callable[[argparse.Namespace], int], help_text: str,

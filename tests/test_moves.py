@@ -329,3 +329,33 @@ def test_the_compiled_modules_pass_the_differential_sweep_under_asan_and_ubsan(
                          cwd=tmp_path, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "sanitized sweep passed" in run.stdout
+
+
+def test_an_install_without_a_c_compiler_works_and_says_so(tmp_path: Path) -> None:
+    """A wheel built where the C compiler is missing carries no compiled module; installed,
+    it lists plays in Python, and ``ddz --version`` and the build's warning say so."""
+    env = {**os.environ, "CC": str(tmp_path / "no-such-cc")}
+    env.pop("DDZ_PURE_PYTHON", None)
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w",
+                            str(tmp_path / "wheel"), str(ROOT)], env=env, capture_output=True,
+                           text=True)
+    assert build.returncode == 0, build.stderr[-2000:]
+    assert "ddz-rules: the compiled modules were not built" in build.stdout + build.stderr
+    (wheel,) = (tmp_path / "wheel").glob("ddz_rules-*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")  # nothing compiled inside
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
+                    str(tmp_path / "site"), str(wheel)], env=env, check=True)
+    script = ("import ddz_rules, sys; from ddz_rules import compile_table, load; "
+              "from ddz_rules.cli import main; "
+              "assert ddz_rules.__file__.startswith(sys.argv[1]), ddz_rules.__file__; "
+              "t = compile_table(load('classic')); "
+              "print(len(t.leads(t.key_of('33344456789TJQKA2R')))); main(['--version'])")
+    run = subprocess.run([sys.executable, "-c", script, str(tmp_path / "site")],
+                         cwd=tmp_path, env={**env, "PYTHONPATH": str(tmp_path / "site")},
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]
+    *_, count, version = run.stdout.splitlines()
+    assert int(count) > 100
+    assert version.startswith("ddz-rules 0.1.0; plays listed by Python (the compiled modules "
+                              "were not built")
+
