@@ -43,6 +43,9 @@ typedef struct {
     Py_ssize_t candidate_total;
     int32_t *play_class;  /* n_plays: the class of each play (the index of its body) */
     int32_t *out;         /* out_cap: scratch for one listing */
+    const void **reading_at; /* open addressing: each play's reading object, by address */
+    int32_t *reading_class;  /* the class of the reading in the same slot */
+    size_t reading_mask;     /* slots - 1 (a power of two, at least twice n_plays) */
     PyObject *plays;      /* tuple of n_plays plays */
     PyObject *ids;        /* tuple of the ints 0 .. n_plays - 1 */
 } Lister;
@@ -125,6 +128,18 @@ forget_candidates(Lister *self)
     self->candidate_total = 0;
 }
 
+/* The slot of a reading's address in the table reading_at: where it is, or the empty slot
+ * where it would go. */
+static size_t
+reading_slot(const Lister *self, const void *reading)
+{
+    size_t at = (((size_t)reading >> 4) * (size_t)0x9E3779B97F4A7C15ULL) & self->reading_mask;
+    while (self->reading_at[at] != NULL && self->reading_at[at] != reading) {
+        at = (at + 1) & self->reading_mask;
+    }
+    return at;
+}
+
 static void
 Lister_dealloc(Lister *self)
 {
@@ -143,6 +158,8 @@ Lister_dealloc(Lister *self)
     PyMem_Free(self->answer_skip);
     PyMem_Free(self->out);
     PyMem_Free(self->play_class);
+    PyMem_Free(self->reading_at);
+    PyMem_Free(self->reading_class);
     Py_XDECREF(self->plays);
     Py_XDECREF(self->ids);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -282,6 +299,32 @@ Lister_init(Lister *self, PyObject *args, PyObject *kwargs)
             return -1;
         }
         PyTuple_SET_ITEM(self->ids, i, id);
+    }
+    /* Each play's reading (a Play is a tuple: cards, reading) by its address, so that an
+     * answer to a reading of the table finds its class without hashing it in Python. The
+     * tuple plays keeps every reading alive, so no other object can have its address. */
+    size_t reading_slots = 2;
+    while (reading_slots < 2 * (size_t)self->n_plays + 2) {
+        reading_slots *= 2;
+    }
+    self->reading_mask = reading_slots - 1;
+    self->reading_at = PyMem_Calloc(reading_slots, sizeof(void *));
+    self->reading_class = PyMem_Calloc(reading_slots, sizeof(int32_t));
+    if (self->reading_at == NULL || self->reading_class == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < self->n_plays; i++) {
+        PyObject *play = PyTuple_GET_ITEM(plays, i);
+        if (!PyTuple_Check(play) || PyTuple_GET_SIZE(play) != 2) {
+            PyErr_Format(PyExc_TypeError, "Lister(): plays[%zd] is not a (cards, reading) "
+                         "pair", i);
+            return -1;
+        }
+        const void *reading = PyTuple_GET_ITEM(play, 1);
+        size_t at = reading_slot(self, reading);
+        self->reading_at[at] = reading;
+        self->reading_class[at] = self->play_class[i];
     }
     Py_INCREF(plays);
     self->plays = plays;
@@ -466,9 +509,9 @@ Lister_learn(Lister *self, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
-/* The answers to a class (by_play: to the class of a play) listed in self->out: their
- * count; -2 where the hand is too large or the class is not learnt yet; -1 with an exception
- * on bad arguments. */
+/* The answers to a class (by_play 1: to the class of a play id; 2: of a reading object)
+ * listed in self->out: their count; -2 where the hand is too large, the class is not learnt
+ * yet or the reading is not one of the table's; -1 with an exception on bad arguments. */
 static Py_ssize_t
 list_answers(Lister *self, PyObject *const *args, Py_ssize_t nargs, int by_play)
 {
@@ -480,6 +523,18 @@ list_answers(Lister *self, PyObject *const *args, Py_ssize_t nargs, int by_play)
     int refused = hand_of(self, args[0], &hand);
     if (refused) {
         return refused < 0 ? -1 : -2;
+    }
+    if (by_play == 2) {  /* a reading: of a play of the table, else not answerable here */
+        size_t at = reading_slot(self, args[1]);
+        if (self->reading_at[at] == NULL) {
+            return -2;
+        }
+        int32_t *pairs = self->candidates[self->reading_class[at]];
+        if (pairs == NULL) {
+            return -2;
+        }
+        Py_ssize_t len = self->candidate_len[self->reading_class[at]];
+        return walk(self, hand, pairs, pairs + len, 0, len, 0);
     }
     Py_ssize_t cls = PyLong_AsSsize_t(args[1]);
     if (cls == -1 && PyErr_Occurred()) {
@@ -529,7 +584,24 @@ Lister_answers(Lister *self, PyObject *const *args, Py_ssize_t nargs)
     return n < 0 ? NULL : listed(self, n, self->plays);
 }
 
+PyDoc_STRVAR(answers_to_doc, "answers_to(hand, reading) -> list[Play] | None\n\nThe plays of hand "
+             "that beat reading, the reading of a play of the table (the\nvery object); None "
+             "where it is not one, its class is not learnt yet, or hand\nholds more than "
+             "max_hand cards.");
+
+static PyObject *
+Lister_answers_to(Lister *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t n = list_answers(self, args, nargs, 2);
+    if (n == -2) {
+        Py_RETURN_NONE;
+    }
+    return n < 0 ? NULL : listed(self, n, self->plays);
+}
+
 static PyMethodDef Lister_methods[] = {
+    {"answers_to", (PyCFunction)(void (*)(void))Lister_answers_to, METH_FASTCALL,
+     answers_to_doc},
     {"lead_ids", (PyCFunction)Lister_lead_ids, METH_O, lead_ids_doc},
     {"leads", (PyCFunction)Lister_leads, METH_O, leads_doc},
     {"answer_ids", (PyCFunction)(void (*)(void))Lister_answer_ids, METH_FASTCALL,

@@ -16,6 +16,7 @@ import copy
 import random
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from typing import cast
 
 from ddz_rules import cards, duties
 from ddz_rules.auction import Auction, IllegalActionError, new_auction
@@ -401,15 +402,19 @@ class Hand:
             return []
         assert self.to_act is not None
         hand = self.hands[self.to_act]
+        # The table lists into a new list each time: it is the caller's, and extended here.
         if self.to_beat is None:
             leads = self.table.leads(hand, self.wild)
-            return [*(duties.allowed(self.ruleset, leads, self.turn()) if self.bound
-                      else leads)]
+            return cast("list[Action]", duties.allowed(self.ruleset, leads, self.turn())
+                        if self.bound else leads)
         answers = self.table.answers(hand, self.to_beat.reading, self.wild)
-        if not self.bound:
-            return [*answers, PASS]
-        answers = duties.allowed(self.ruleset, answers, self.turn())
-        return [*answers] if duties.pass_refusal(self.ruleset, answers) else [*answers, PASS]
+        if self.bound:
+            answers = duties.allowed(self.ruleset, answers, self.turn())
+            if duties.pass_refusal(self.ruleset, answers):
+                return cast("list[Action]", answers)
+        actions = cast("list[Action]", answers)
+        actions.append(PASS)
+        return actions
 
     def turn(self) -> duties.Turn:
         """What the duties of the seat to act depend on (see :mod:`ddz_rules.duties`)."""

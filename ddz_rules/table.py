@@ -562,6 +562,9 @@ class PlayTable:
                     if p.reading.beats(previous)]
         lister = self._lister or self._count_listing()
         if lister is not None:
+            found = lister.answers_to(hand, previous)  # a reading of the table's own plays
+            if found is not None:
+                return found
             cls = self._class_of(previous)
             if cls >= 0:
                 found = lister.answers(hand, cls)

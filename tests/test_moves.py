@@ -4,6 +4,7 @@ refusing on bad input; clean under AddressSanitizer and UndefinedBehaviorSanitiz
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import shutil
@@ -92,6 +93,25 @@ def test_answers_to_a_reading_no_natural_body_has_take_the_python_path() -> None
     hand = table.key_of("3888899992")
     assert table.answers(hand, soft) == table._python_answers(hand, soft)
     assert [p.cards for p in table.answers(hand, soft)] == ["8888", "9999"]
+
+
+@needs_lister
+def test_a_reading_equal_to_the_tables_but_another_object_gets_the_same_answers() -> None:
+    """The lister finds a reading's class by the reading object's address, which only the
+    table's own readings have; an equal reading made elsewhere takes the slower lookup."""
+    table = compile_table(load("classic"))
+    lister = table.compiled()
+    assert lister is not None
+    own = table.by_id[table.id_of(table.play("5"))].reading
+    other = dataclasses.replace(own)
+    assert other == own and other is not own
+    hand = table.key_of("3346778899TJ")
+    expected = table._python_answers(hand, own)
+    assert table.answers(hand, own) == expected  # learns the class
+    assert lister.answers_to(hand, own) == expected
+    assert lister.answers_to(hand, other) is None
+    assert table.answers(hand, other) == expected
+    assert lister.answers_to(table.ruleset.deck_key, own) is None  # past the largest hand
 
 
 def test_the_table_builds_its_lister_after_a_number_of_listings() -> None:
@@ -238,10 +258,12 @@ def test_a_malformed_table_is_refused_before_anything_is_listed(
     lambda lister: lister.answers(0, 10**6),
     lambda lister: lister.answer_ids(0, 10**6),
     lambda lister: lister.answer_ids(0),
+    lambda lister: lister.answers_to(0),
     lambda lister: lister.learn(0, b"\x01"),
     lambda lister: lister.learn(10**6, b""),
 ], ids=["negative", "past-the-ranks", "too-wide", "guard-bits", "not-an-int",
         "class-negative", "class-outside", "play-outside", "too-few-arguments",
+        "answers-to-without-a-reading",
         "mask-short", "learn-class-outside"])
 def test_the_lister_refuses_what_it_cannot_read(call: Callable[[object], object]) -> None:
     lister = compile_table(load("two-player")).compiled()
