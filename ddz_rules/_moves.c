@@ -509,44 +509,46 @@ Lister_learn(Lister *self, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
-/* The answers to a class (by_play 1: to the class of a play id; 2: of a reading object)
- * listed in self->out: their count; -2 where the hand is too large, the class is not learnt
- * yet or the reading is not one of the table's; -1 with an exception on bad arguments. */
+/* What an answer is asked to beat: a class, a play id (its class), or a reading object of
+ * one of the table's plays (its class, found by its address). */
+enum answering { BY_CLASS, BY_PLAY, BY_READING };
+
+/* The answers to what args[1] names (see enum answering) listed in self->out: their count;
+ * -2 where the hand is too large, the class is not learnt yet or the reading is not one of
+ * the table's; -1 with an exception on bad arguments. */
 static Py_ssize_t
-list_answers(Lister *self, PyObject *const *args, Py_ssize_t nargs, int by_play)
+list_answers(Lister *self, PyObject *const *args, Py_ssize_t nargs, enum answering by)
 {
     u128 hand;
     if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "answers take a hand and a class or a play id");
+        PyErr_SetString(PyExc_TypeError, "answers take a hand and a class, a play id or a "
+                        "reading");
         return -1;
     }
     int refused = hand_of(self, args[0], &hand);
     if (refused) {
         return refused < 0 ? -1 : -2;
     }
-    if (by_play == 2) {  /* a reading: of a play of the table, else not answerable here */
+    Py_ssize_t cls;
+    if (by == BY_READING) {
         size_t at = reading_slot(self, args[1]);
         if (self->reading_at[at] == NULL) {
             return -2;
         }
-        int32_t *pairs = self->candidates[self->reading_class[at]];
-        if (pairs == NULL) {
-            return -2;
+        cls = self->reading_class[at];
+    } else {
+        cls = PyLong_AsSsize_t(args[1]);
+        if (cls == -1 && PyErr_Occurred()) {
+            return -1;
         }
-        Py_ssize_t len = self->candidate_len[self->reading_class[at]];
-        return walk(self, hand, pairs, pairs + len, 0, len, 0);
-    }
-    Py_ssize_t cls = PyLong_AsSsize_t(args[1]);
-    if (cls == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (cls < 0 || cls >= (by_play ? self->n_plays : self->n_bodies)) {
-        PyErr_Format(PyExc_ValueError, "no %s %zd in this table", by_play ? "play" : "class",
-                     cls);
-        return -1;
-    }
-    if (by_play) {
-        cls = self->play_class[cls];
+        if (cls < 0 || cls >= (by == BY_PLAY ? self->n_plays : self->n_bodies)) {
+            PyErr_Format(PyExc_ValueError, "no %s %zd in this table",
+                         by == BY_PLAY ? "play" : "class", cls);
+            return -1;
+        }
+        if (by == BY_PLAY) {
+            cls = self->play_class[cls];
+        }
     }
     int32_t *pairs = self->candidates[cls];
     if (pairs == NULL) {
@@ -554,6 +556,18 @@ list_answers(Lister *self, PyObject *const *args, Py_ssize_t nargs, int by_play)
     }
     Py_ssize_t len = self->candidate_len[cls];
     return walk(self, hand, pairs, pairs + len, 0, len, 0);
+}
+
+/* The list of the answers (items: the plays, or the ids), or None (list_answers gave -2). */
+static PyObject *
+answered(Lister *self, PyObject *const *args, Py_ssize_t nargs, enum answering by,
+         PyObject *items)
+{
+    Py_ssize_t n = list_answers(self, args, nargs, by);
+    if (n == -2) {
+        Py_RETURN_NONE;
+    }
+    return n < 0 ? NULL : listed(self, n, items);
 }
 
 PyDoc_STRVAR(answer_ids_doc, "answer_ids(hand, play) -> list[int] | None\n\nThe ids of the plays "
@@ -564,11 +578,7 @@ PyDoc_STRVAR(answer_ids_doc, "answer_ids(hand, play) -> list[int] | None\n\nThe 
 static PyObject *
 Lister_answer_ids(Lister *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    Py_ssize_t n = list_answers(self, args, nargs, 1);
-    if (n == -2) {
-        Py_RETURN_NONE;
-    }
-    return n < 0 ? NULL : listed(self, n, self->ids);
+    return answered(self, args, nargs, BY_PLAY, self->ids);
 }
 
 PyDoc_STRVAR(answers_doc, "answers(hand, cls) -> list[Play] | None\n\nThe plays of hand that beat "
@@ -577,11 +587,7 @@ PyDoc_STRVAR(answers_doc, "answers(hand, cls) -> list[Play] | None\n\nThe plays 
 static PyObject *
 Lister_answers(Lister *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    Py_ssize_t n = list_answers(self, args, nargs, 0);
-    if (n == -2) {
-        Py_RETURN_NONE;
-    }
-    return n < 0 ? NULL : listed(self, n, self->plays);
+    return answered(self, args, nargs, BY_CLASS, self->plays);
 }
 
 PyDoc_STRVAR(answers_to_doc, "answers_to(hand, reading) -> list[Play] | None\n\nThe plays of hand "
@@ -592,11 +598,7 @@ PyDoc_STRVAR(answers_to_doc, "answers_to(hand, reading) -> list[Play] | None\n\n
 static PyObject *
 Lister_answers_to(Lister *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    Py_ssize_t n = list_answers(self, args, nargs, 2);
-    if (n == -2) {
-        Py_RETURN_NONE;
-    }
-    return n < 0 ? NULL : listed(self, n, self->plays);
+    return answered(self, args, nargs, BY_READING, self->plays);
 }
 
 static PyMethodDef Lister_methods[] = {
