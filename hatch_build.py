@@ -3,7 +3,7 @@ of hands holding wild cards) and ``ddz_rules/_moves.c`` (a hand's leads and answ
 
 Both only speed up what ``ddz_rules.table`` does the same in Python where they are missing.
 So a machine without a C compiler still installs (``pip install -v`` shows a one-line warning
-that they were skipped, and ``ddz check`` says which path lists plays), and
+that they were skipped, and ``ddz --version`` says which path lists plays), and
 ``DDZ_PURE_PYTHON=1`` skips them on purpose (and, set when running, switches off a build). They
 are compiled with warnings as errors. An editable install builds them in place, beside their
 sources, first removing this Python's earlier builds there (so a skipped or failed build never

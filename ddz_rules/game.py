@@ -402,7 +402,7 @@ class Hand:
             return []
         assert self.to_act is not None
         hand = self.hands[self.to_act]
-        # The table lists into a new list each time: it is the caller's, and extended here.
+        # PlayTable.leads and answers return a new list each call: extended here, not copied.
         if self.to_beat is None:
             leads = self.table.leads(hand, self.wild)
             return cast("list[Action]", duties.allowed(self.ruleset, leads, self.turn())

@@ -51,7 +51,7 @@ if os.environ.get("DDZ_PURE_PYTHON"):  # switched off at run time: the Python pa
     _moves = None  # type: ignore[assignment]
 
 def listing_path() -> str:
-    """Which path lists a hand's plays in this process, as ``ddz check`` says it."""
+    """Which path lists a hand's plays in this process, as ``ddz --version`` says it."""
     if _moves is not None:
         return "compiled (ddz_rules/_moves.c and _kernel.c)"
     if os.environ.get("DDZ_PURE_PYTHON"):
@@ -489,7 +489,8 @@ class PlayTable:
         equals :meth:`filter_leads`. A hand larger than :attr:`Ruleset.max_hand` is refused
         (:class:`UsageError`), and so is one whose plays would exceed :data:`MAX_READINGS`.
         Where the compiled lister is built (:meth:`compiled`), it lists the same plays in the
-        same order.
+        same order. Every call returns a new list, the caller's to keep or extend (as
+        :meth:`answers` does).
         """
         if wild and wild_count(cards.unpack(hand), wild):
             self._check_hand(hand)
@@ -551,7 +552,8 @@ class PlayTable:
         return [ids[p] for p in self._python_answers(hand, self.by_id[previous].reading)]
 
     def answers(self, hand: int, previous: Reading, wild: Wild = ()) -> list[Play]:
-        """Every play from ``hand`` that beats ``previous`` (generated from the hand)."""
+        """Every play from ``hand`` that beats ``previous`` (generated from the hand), in a
+        new list."""
         if wild and wild_count(cards.unpack(hand), wild):
             runs = self._wild_answering.get(previous)
             if runs is None:
@@ -615,21 +617,10 @@ class PlayTable:
                 for i, b in enumerate(self._bodies)}
 
     def _class_of(self, reading: Reading) -> int:
-        """The class of a reading, or -1 where no natural body reads so (a soft bomb)."""
-        found = self._class_by_id.get(id(reading))  # a reading of a play of the table
-        if found is None:
-            found = self._classes.get(
-                (reading.type, reading.length, reading.rank_index, reading.level), -1)
-        return found
-
-    @cached_property
-    def _class_by_id(self) -> dict[int, int]:
-        """The class of each reading object of :attr:`by_id`, by ``id()``: hashing a reading
-        costs more than listing its answers. Safe because :attr:`by_id` keeps them alive, so
-        no other object can have their ids."""
-        classes = self._classes
-        return {id(p.reading): classes[p.reading.type, p.reading.length, p.reading.rank_index,
-                                       p.reading.level] for p in self.by_id}
+        """The class of a reading, or -1 where no natural body reads so (a soft bomb). The
+        lister finds the class of the table's own readings itself (``answers_to``)."""
+        return self._classes.get(
+            (reading.type, reading.length, reading.rank_index, reading.level), -1)
 
     def _count_listing(self) -> _moves.Lister | None:
         """Count one listing made in Python; build the lister at the :data:`NATIVE_AFTER`th."""
