@@ -46,32 +46,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench_plays import machine, machine_line, peer_status, publish
+from bench_plays import REPEATS, best_us, machine, machine_line, peer_status, publish
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_HANDS = 300
 DEFAULT_BOT_HANDS = 20
 DEFAULT_SEED = 20240601
-REPEATS = 3
 RULESETS = ("classic", "four-player", "laizi", "openspiel")
 
 
 # ---------------------------------------------------------------------------- the child
-
-
-def best_s(run: Callable[[], object]) -> float:
-    """One warm-up call, then the best of REPEATS timed calls with garbage collection off."""
-    run()
-    times = []
-    gc.disable()
-    try:
-        for _ in range(REPEATS):
-            start = time.perf_counter()
-            run()
-            times.append(time.perf_counter() - start)
-    finally:
-        gc.enable()
-    return min(times)
 
 
 def situations(ruleset_id: str, size: int, count: int, seed: int) -> list[tuple[int, int]]:
@@ -98,45 +82,39 @@ def child_listing(ruleset_id: str, count: int, seed: int) -> dict[str, Any]:
     digest = hashlib.sha256()
     for size in sizes:
         pairs = situations(ruleset_id, size, count, seed)
+        hands = [(hand,) for hand, _ in pairs]
         readings = [(hand, table.by_id[previous].reading) for hand, previous in pairs]
-        calls: dict[str, Callable[[], object]] = {
-            "leads": lambda pairs=pairs: [table.leads(h) for h, _ in pairs],
-            "lead ids": lambda pairs=pairs: [table.lead_ids(h) for h, _ in pairs],
-            "answers": lambda readings=readings: [table.answers(h, r) for h, r in readings],
-            "answer ids": lambda pairs=pairs: [table.answer_ids(h, p) for h, p in pairs],
-        }
-        for name, call in calls.items():
-            rows[f"{name} {size}"] = best_s(call) / count * 1e6
+        calls: dict[str, tuple[Callable[..., object], list[Any]]] = {
+            "leads": (table.leads, hands), "lead ids": (table.lead_ids, hands),
+            "answers": (table.answers, readings), "answer ids": (table.answer_ids, pairs)}
+        for name, (call, args) in calls.items():
+            rows[f"{name} {size}"] = best_us(call, args)
         for hand, previous in pairs:
             digest.update(repr((table.lead_ids(hand), table.answer_ids(hand, previous))).encode())
     return {"us": rows, "digest": digest.hexdigest()[:16]}
 
 
 def child_hands(ruleset_id: str, count: int, seed: int) -> dict[str, Any]:
-    from ddz_rules import load
+    from ddz_rules import compile_table, load
     from ddz_rules.records import to_record
     from ddz_rules.simulate import hand_seed, play_random
 
     ruleset = load(ruleset_id)
+    compile_table(ruleset).compiled()  # not at the NATIVE_AFTER-th listing of a timed batch
     seeds = [hand_seed(seed, i) for i in range(count)]
-    play_random(ruleset, hand_seed(seed, count))  # builds the table's lister where it can
-    for _ in range(300):
-        play_random(ruleset, hand_seed(seed, count))
-    hands: list[Any] = []
-
-    def run() -> None:
-        hands[:] = [play_random(ruleset, s) for s in seeds]
-
-    seconds = best_s(run)
+    us = best_us(play_random, [(ruleset, s) for s in seeds])
+    assert us is not None
     digest = hashlib.sha256()
-    for hand in hands:
-        digest.update(json.dumps(to_record(hand), sort_keys=True).encode())
-    return {"hands_per_s": count / seconds, "digest": digest.hexdigest()[:16]}
+    for s in seeds:
+        digest.update(json.dumps(to_record(play_random(ruleset, s)), sort_keys=True).encode())
+    return {"hands_per_s": 1e6 / us, "digest": digest.hexdigest()[:16]}
 
 
 def child_bots(level: str, count: int, seed: int) -> dict[str, Any]:
+    from ddz_rules import compile_table, load
     from ddz_rules.compare.runner import Task, play_task
 
+    compile_table(load("classic")).compiled()  # not at the NATIVE_AFTER-th listing, timed
     tasks = [Task("classic", level, seed, i) for i in range(count)]
     play_task(Task("classic", level, seed, count))  # warm-up: an index outside the batch
     traces: list[Any] = []
@@ -241,12 +219,8 @@ def child_bare_loop(count: int, seed: int) -> dict[str, float]:
             to_beat, beat_seat, passes, seat = chosen, seat, 0, (seat + 1) % 3
 
     seeds = [seed * 1_000_003 + i for i in range(count)]
-    decisions: list[int] = []
-
-    def run() -> None:
-        decisions[:] = [hand(s) for s in seeds]
-
-    return {"us": best_s(run) / count * 1e6, "decisions": sum(decisions) / count}
+    return {"us": best_us(hand, [(s,) for s in seeds]),
+            "decisions": sum(map(hand, seeds)) / count}
 
 
 def child(opts: argparse.Namespace) -> dict[str, Any]:
