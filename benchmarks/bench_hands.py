@@ -50,6 +50,7 @@ from bench_plays import PEERS, machine, machine_line, peer_status, publish
 
 from ddz_rules import load
 from ddz_rules.game import Hand, Passed, Phase, Played, Said
+from ddz_rules.runner import HandRunner
 from ddz_rules.simulate import hand_seed, play_random
 
 DEFAULT_HANDS = 300
@@ -57,7 +58,10 @@ DEFAULT_SEED = 20240601
 REPEATS = 3
 #: The deal+auction lines time a batch of about 15 ms; more repeats steady their best.
 AUCTION_REPEATS = 10
-OUR_RULESETS = ("classic", "two-player", "rlcard", "douzero", "openspiel")
+OUR_RULESETS = ("classic", "two-player", "rlcard", "douzero", "openspiel", "four-player",
+                "laizi")
+#: Rulesets timed through the compiled hand runner too (it plays laizi in Python).
+RUNNER_RULESETS = OUR_RULESETS
 #: The target stated in the issue: whole hands at least this many times RLCard's raw game.
 RLCARD_TARGET = 5.0
 #: ``random.Random`` seed offset for action choices, as ``play_random`` uses.
@@ -153,6 +157,26 @@ def _ours(ruleset_id: str) -> Engine:
         return [play_random(ruleset, s) for s in seeds]
 
     return Engine(f"ours:{ruleset_id}", "ddz-rules", ruleset_id, run, _our_outcome)
+
+
+def _runner_outcome(done: tuple[tuple[int, ...], bool]) -> Outcome:
+    return None, done[1], None
+
+
+def _runner(ruleset_id: str) -> Engine:
+    """The same hands as ``_ours``, played by the compiled hand runner: scores only."""
+    runner = HandRunner(load(ruleset_id))
+    if runner.native is None:
+        note = f"in Python: {runner.why_python}"
+    else:
+        note = "compiled runner, scores only"
+
+    def run(seeds: Sequence[int]) -> list[tuple[tuple[int, ...], bool]]:
+        scores = runner.scores
+        return [scores(s) for s in seeds]
+
+    return Engine(f"runner:{ruleset_id}", "ddz-rules", f"{ruleset_id}, HandRunner.scores",
+                  run, _runner_outcome, note=note)
 
 
 def _auction_outcome(hand: Hand) -> Outcome:
@@ -319,7 +343,7 @@ def _openspiel_cpp() -> Engine:
             for s in seeds]
 
     return Engine("openspiel-cpp", "OpenSpiel", "dou_dizhu, C++ evaluate_bots", run,
-                  _identity, "ours:openspiel", "whole hand in C++, random bots")
+                  _identity, "runner:openspiel", "whole hand in C++, random bots")
 
 
 PEER_ENGINES: dict[str, list[Callable[[], Engine]]] = {
@@ -388,10 +412,17 @@ def summarize(report: Report) -> list[str]:
                          "ms/hand of play).")
     for key in ("openspiel", "openspiel-cpp"):
         row = report.row(key)
-        if row is None or row.ratio is None:
+        if row is None or row.ratio is None or row.compare_with is None:
             continue
-        lines.append(f"Aim: OpenSpiel's rate ({row.rules}): ours (openspiel preset) runs at "
-                     f"{row.ratio:.2f}x its speed; it is {1 / row.ratio:.1f}x faster.")
+        ours = report.row(row.compare_with)
+        how = ours.rules if ours is not None else row.compare_with
+        lines.append(f"OpenSpiel ({row.rules}) against ours ({how}): ours runs at "
+                     f"{row.ratio:.2f}x its speed.")
+    for ruleset_id in RUNNER_RULESETS:
+        fast, slow = report.row(f"runner:{ruleset_id}"), report.row(f"ours:{ruleset_id}")
+        if fast is not None and slow is not None and fast.best_s and slow.best_s:
+            lines.append(f"Compiled runner against play_random, {ruleset_id}: "
+                         f"{slow.best_s / fast.best_s:.1f}x.")
     dz = report.row("douzero")
     if dz is not None and dz.ratio is not None:
         lines.append(f"DouZero GameEnv: ours (douzero preset) {dz.ratio:.2f}x its speed, our "
@@ -510,7 +541,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     seeds = [hand_seed(opts.seed, i) for i in range(opts.hands)]
     warmup = hand_seed(opts.seed, opts.hands)  # not one of the timed hands
 
-    engines = [_ours(r) for r in OUR_RULESETS] + [_ours_auction(r) for r in OUR_RULESETS]
+    engines = ([_ours(r) for r in OUR_RULESETS] + [_ours_auction(r) for r in OUR_RULESETS]
+               + [_runner(r) for r in RUNNER_RULESETS])
     for name, makers in PEER_ENGINES.items():
         if versions[name] is None:
             continue

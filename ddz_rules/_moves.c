@@ -56,18 +56,18 @@ static void *
 copy_items(PyObject *data, size_t size, Py_ssize_t *n, int expect, const char *name)
 {
     if (!PyBytes_Check(data)) {
-        PyErr_Format(PyExc_TypeError, "Lister(): %s must be bytes", name);
+        PyErr_Format(PyExc_TypeError, "%s must be bytes", name);
         return NULL;
     }
     Py_ssize_t length = PyBytes_GET_SIZE(data);
     if (length % (Py_ssize_t)size != 0 || (expect && length / (Py_ssize_t)size != *n)) {
-        PyErr_Format(PyExc_ValueError, "Lister(): %s has the wrong length (%zd bytes)", name,
+        PyErr_Format(PyExc_ValueError, "%s has the wrong length (%zd bytes)", name,
                      length);
         return NULL;
     }
     *n = length / (Py_ssize_t)size;
     if (*n > INT32_MAX - 1) {
-        PyErr_Format(PyExc_ValueError, "Lister(): %s is too long", name);
+        PyErr_Format(PyExc_ValueError, "%s is too long", name);
         return NULL;
     }
     void *copy = PyMem_Malloc(length ? (size_t)length : 1);
@@ -86,7 +86,7 @@ all_within(const int32_t *values, Py_ssize_t n, Py_ssize_t low, Py_ssize_t high,
 {
     for (Py_ssize_t i = 0; i < n; i++) {
         if (values[i] < low || values[i] >= high) {
-            PyErr_Format(PyExc_ValueError, "Lister(): %s[%zd] = %d is outside [%zd, %zd)",
+            PyErr_Format(PyExc_ValueError, "%s[%zd] = %d is outside [%zd, %zd)",
                          name, i, (int)values[i], low, high);
             return 0;
         }
@@ -101,12 +101,12 @@ walk_ok(const int32_t *bodies, const int32_t *skip, Py_ssize_t n, char *seen, co
 {
     for (Py_ssize_t i = 0; i < n; i++) {
         if (skip[i] <= i || skip[i] > n) {
-            PyErr_Format(PyExc_ValueError, "Lister(): %s skips from %zd to %d", name, i,
+            PyErr_Format(PyExc_ValueError, "%s skips from %zd to %d", name, i,
                          (int)skip[i]);
             return 0;
         }
         if (seen[bodies[i]]) {
-            PyErr_Format(PyExc_ValueError, "Lister(): %s visits body %d twice", name,
+            PyErr_Format(PyExc_ValueError, "%s visits body %d twice", name,
                          (int)bodies[i]);
             return 0;
         }
@@ -202,31 +202,31 @@ Lister_init(Lister *self, PyObject *args, PyObject *kwargs)
     self->n_plays = PyTuple_GET_SIZE(plays);
     self->n_slots = (Py_ssize_t)ranks * (max_width + 1);
     Py_ssize_t n_offsets = self->n_slots + 1, n_body_offsets;
-    if (!(self->keys = copy_items(keys, sizeof(u128), &self->n_bodies, 0, "keys"))) {
+    if (!(self->keys = copy_items(keys, sizeof(u128), &self->n_bodies, 0, "Lister(): keys"))) {
         return -1;
     }
     n_body_offsets = self->n_bodies + 1;
-    if (!(self->body_play = copy_items(body_play, 4, &self->n_bodies, 1, "body_play")) ||
-        !(self->body_kicks = copy_items(body_kicks, 4, &n_body_offsets, 1, "body_kicks")) ||
+    if (!(self->body_play = copy_items(body_play, 4, &self->n_bodies, 1, "Lister(): body_play")) ||
+        !(self->body_kicks = copy_items(body_kicks, 4, &n_body_offsets, 1, "Lister(): body_kicks")) ||
         !(self->kick_keys = copy_items(kick_keys, sizeof(u128), &self->n_kicks, 0,
-                                       "kick_keys")) ||
-        !(self->kick_ids = copy_items(kick_ids, 4, &self->n_kicks, 1, "kick_ids")) ||
-        !(self->lead_bodies = copy_items(lead_bodies, 4, &self->n_lead, 0, "lead_bodies")) ||
-        !(self->lead_skip = copy_items(lead_skip, 4, &self->n_lead, 1, "lead_skip")) ||
-        !(self->slots = copy_items(slots, 4, &n_offsets, 1, "slots")) ||
+                                       "Lister(): kick_keys")) ||
+        !(self->kick_ids = copy_items(kick_ids, 4, &self->n_kicks, 1, "Lister(): kick_ids")) ||
+        !(self->lead_bodies = copy_items(lead_bodies, 4, &self->n_lead, 0, "Lister(): lead_bodies")) ||
+        !(self->lead_skip = copy_items(lead_skip, 4, &self->n_lead, 1, "Lister(): lead_skip")) ||
+        !(self->slots = copy_items(slots, 4, &n_offsets, 1, "Lister(): slots")) ||
         !(self->answer_bodies = copy_items(answer_bodies, 4, &self->n_answer, 0,
-                                           "answer_bodies")) ||
-        !(self->answer_skip = copy_items(answer_skip, 4, &self->n_answer, 1, "answer_skip")) ||
-        !(self->play_class = copy_items(play_class, 4, &self->n_plays, 1, "play_class"))) {
+                                           "Lister(): answer_bodies")) ||
+        !(self->answer_skip = copy_items(answer_skip, 4, &self->n_answer, 1, "Lister(): answer_skip")) ||
+        !(self->play_class = copy_items(play_class, 4, &self->n_plays, 1, "Lister(): play_class"))) {
         return -1;
     }
-    if (!all_within(self->body_play, self->n_bodies, -1, self->n_plays, "body_play") ||
-        !all_within(self->body_kicks, n_body_offsets, 0, self->n_kicks + 1, "body_kicks") ||
-        !all_within(self->kick_ids, self->n_kicks, 0, self->n_plays, "kick_ids") ||
-        !all_within(self->lead_bodies, self->n_lead, 0, self->n_bodies, "lead_bodies") ||
-        !all_within(self->slots, n_offsets, 0, self->n_lead + 1, "slots") ||
-        !all_within(self->answer_bodies, self->n_answer, 0, self->n_bodies, "answer_bodies") ||
-        !all_within(self->play_class, self->n_plays, 0, self->n_bodies, "play_class")) {
+    if (!all_within(self->body_play, self->n_bodies, -1, self->n_plays, "Lister(): body_play") ||
+        !all_within(self->body_kicks, n_body_offsets, 0, self->n_kicks + 1, "Lister(): body_kicks") ||
+        !all_within(self->kick_ids, self->n_kicks, 0, self->n_plays, "Lister(): kick_ids") ||
+        !all_within(self->lead_bodies, self->n_lead, 0, self->n_bodies, "Lister(): lead_bodies") ||
+        !all_within(self->slots, n_offsets, 0, self->n_lead + 1, "Lister(): slots") ||
+        !all_within(self->answer_bodies, self->n_answer, 0, self->n_bodies, "Lister(): answer_bodies") ||
+        !all_within(self->play_class, self->n_plays, 0, self->n_bodies, "Lister(): play_class")) {
         return -1;
     }
     for (Py_ssize_t b = 0; b < self->n_bodies; b++) {
@@ -267,7 +267,7 @@ Lister_init(Lister *self, PyObject *args, PyObject *kwargs)
         PyErr_NoMemory();
         return -1;
     }
-    int ok = walk_ok(self->lead_bodies, self->lead_skip, self->n_lead, seen, "lead order");
+    int ok = walk_ok(self->lead_bodies, self->lead_skip, self->n_lead, seen, "Lister(): lead order");
     if (ok) {
         memset(seen, 0, (size_t)self->n_bodies + 1);
         ok = walk_ok(self->answer_bodies, self->answer_skip, self->n_answer, seen,
@@ -626,12 +626,648 @@ static PyTypeObject ListerType = {
     .tp_methods = Lister_methods,
 };
 
+/* ------------------------------------------------------------------------ the hand runner
+ *
+ * A whole hand played with uniformly random choices, as ddz_rules/runner.py's Python loop
+ * plays it: the same deal and the same choices from the same seeds, drawn from a twin of
+ * CPython's random.Random (MT19937 seeded by init_by_array, _randbelow by getrandbits, shuffle
+ * and choice as Lib/random.py writes them). It knows no rule either: ddz_rules/runner.py
+ * hands it the deck, who bids first, the auction's state graph, each play's multiplier, the
+ * closing and dealt-hand multipliers and the cap, all computed by the Python functions that
+ * give them meaning; the loop is game.py's, and a differential test proves the two equal.
+ */
+
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    uint32_t state[MT_N];
+    int index;
+} Twister;
+
+static void
+twister_init(Twister *t, uint32_t seed)
+{
+    t->state[0] = seed;
+    for (int i = 1; i < MT_N; i++) {
+        t->state[i] = 1812433253U * (t->state[i - 1] ^ (t->state[i - 1] >> 30)) + (uint32_t)i;
+    }
+    t->index = MT_N;
+}
+
+/* random.Random(seed) for 0 <= seed < 2**64: init_by_array over its 32-bit words. */
+static void
+twister_seed(Twister *t, uint64_t seed)
+{
+    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    size_t length = key[1] ? 2 : 1;
+    uint32_t *mt = t->state;
+    twister_init(t, 19650218U);
+    size_t i = 1, j = 0;
+    for (size_t k = MT_N > length ? MT_N : length; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+        if (j >= length) {
+            j = 0;
+        }
+    }
+    for (size_t k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+}
+
+static uint32_t
+twister_next(Twister *t)
+{
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t *mt = t->state, y;
+    if (t->index >= MT_N) {
+        int k;
+        for (k = 0; k < MT_N - MT_M; k++) {
+            y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
+            mt[k] = mt[k + MT_M] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        for (; k < MT_N - 1; k++) {
+            y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
+            mt[k] = mt[k + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1U];
+        t->index = 0;
+    }
+    y = mt[t->index++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= y >> 18;
+    return y;
+}
+
+/* Random._randbelow_with_getrandbits(n) for 0 < n < 2**31. */
+static uint32_t
+twister_below(Twister *t, uint32_t n)
+{
+    int k = 0;
+    while (k < 32 && (n >> k)) {
+        k++;
+    }
+    uint32_t r;
+    do {
+        r = twister_next(t) >> (32 - k);
+    } while (r >= n);
+    return r;
+}
+
+PyDoc_STRVAR(draws_doc, "draws(seed, bounds) -> list[int]\n\nrandom.Random(seed).randrange(b) "
+             "for each b of bounds in turn, by the\ntwister the hand runner draws from (0 <= "
+             "seed < 2**64, 0 < b < 2**31): its test.");
+
+static PyObject *
+moves_draws(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyLong_Check(args[0]) || !PyList_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "draws() takes a seed and a list of bounds");
+        return NULL;
+    }
+    unsigned long long seed = PyLong_AsUnsignedLongLong(args[0]);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    Twister t;
+    twister_seed(&t, seed);
+    Py_ssize_t n = PyList_GET_SIZE(args[1]);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long bound = PyLong_AsLong(PyList_GET_ITEM(args[1], i));
+        if (bound <= 0 || bound > INT32_MAX) {
+            Py_DECREF(out);
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_ValueError, "draws(): each bound in (0, 2**31)");
+            }
+            return NULL;
+        }
+        PyObject *drawn = PyLong_FromUnsignedLong(twister_below(&t, (uint32_t)bound));
+        if (drawn == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, drawn);
+    }
+    return out;
+}
+
+typedef struct {
+    PyObject_HEAD
+    Lister *lister;       /* lists each seat's leads and answers */
+    PyObject *teach;      /* teach(cls): the lister learns which bodies answer class cls */
+    int players, hand_size, kitty, deck_len, draw;
+    uint8_t *deck;        /* deck_len: each card's rank, in the deck's order before shuffling */
+    int32_t *first;       /* who bids first, by dealer, then draw, then the top card's rank */
+    Py_ssize_t n_nodes, n_edges, max_trace;
+    int32_t *node_edges;  /* n_nodes + 1: offsets into edge_child; none: an ending node */
+    int32_t *edge_child;  /* n_edges: the node each legal word leads to, in legal() order */
+    int32_t *roots;       /* players: the auction's first node, by first bidder */
+    int32_t *landlord;    /* n_nodes: an ending's landlord, -1 for a redeal */
+    int32_t *goal;        /* n_nodes: cards at which a peasant wins (-1: his hand empty) */
+    int64_t *base;        /* n_nodes: an ending's base */
+    int64_t *factor;      /* n_nodes: what the auction's robs and grabs multiply by */
+    Py_ssize_t n_calls;
+    int32_t *calls;       /* n_calls: the ranks the landlord may call, -1 for alone; or none */
+    u128 *play_key;       /* each play's cards */
+    int64_t *play_factor; /* each play's multiplier (1: none) */
+    int64_t spring, anti_spring, cap; /* cap -1: none */
+    Py_ssize_t n_bonuses;
+    u128 *bonus_key;      /* n_bonuses: cards a dealt hand holds to earn the bonus */
+    int64_t *bonus_amount;
+    uint8_t *bonus_paid;  /* 1: paid by every other seat; 0: a multiplier */
+    int32_t *trace;       /* max_trace: the choices of the hand being played */
+} Runner;
+
+static void
+Runner_dealloc(Runner *self)
+{
+    Py_XDECREF(self->lister);
+    Py_XDECREF(self->teach);
+    PyMem_Free(self->deck);
+    PyMem_Free(self->first);
+    PyMem_Free(self->node_edges);
+    PyMem_Free(self->edge_child);
+    PyMem_Free(self->roots);
+    PyMem_Free(self->landlord);
+    PyMem_Free(self->goal);
+    PyMem_Free(self->base);
+    PyMem_Free(self->factor);
+    PyMem_Free(self->calls);
+    PyMem_Free(self->play_key);
+    PyMem_Free(self->play_factor);
+    PyMem_Free(self->bonus_key);
+    PyMem_Free(self->bonus_amount);
+    PyMem_Free(self->bonus_paid);
+    PyMem_Free(self->trace);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Whether each of values[0 .. n) is at least low: else a ValueError naming it. */
+static int
+all_at_least(const int64_t *values, Py_ssize_t n, int64_t low, const char *name)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (values[i] < low) {
+            PyErr_Format(PyExc_ValueError, "%s[%zd] is below %lld", name, i,
+                         (long long)low);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int
+Runner_init(Runner *self, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"lister", "teach", "players", "hand_size", "kitty", "deck", "draw",
+                            "first", "node_edges", "edge_child", "roots",
+                            "landlord", "goal", "base", "factor", "calls", "play_key",
+                            "play_factor", "spring", "anti_spring", "cap", "bonus_key",
+                            "bonus_amount", "bonus_paid", NULL};
+    PyObject *lister, *teach, *deck, *first, *node_edges, *edge_child, *roots, *landlord, *goal;
+    PyObject *base, *factor, *calls, *play_key, *play_factor, *bonus_key, *bonus_amount;
+    PyObject *bonus_paid;
+    long long spring, anti_spring, cap;
+    if (self->lister != NULL) {
+        PyErr_SetString(PyExc_TypeError, "Runner(): already made");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kwargs, "O!OiiiSiSSSSSSSSSSSLLLSSS:Runner", names, &ListerType, &lister,
+            &teach, &self->players, &self->hand_size, &self->kitty, &deck, &self->draw,
+            &first, &node_edges, &edge_child, &roots, &landlord, &goal, &base,
+            &factor, &calls, &play_key, &play_factor, &spring, &anti_spring, &cap, &bonus_key,
+            &bonus_amount, &bonus_paid)) {
+        return -1;
+    }
+    Lister *with = (Lister *)lister;
+    if (!PyCallable_Check(teach)) {
+        PyErr_SetString(PyExc_TypeError, "Runner(): teach must be callable");
+        return -1;
+    }
+    if (self->players < 2 || self->players > 16 || self->hand_size < 1 || self->kitty < 0 ||
+        self->hand_size + self->kitty > with->max_hand) {
+        PyErr_SetString(PyExc_ValueError, "Runner(): 2 to 16 players, and a landlord's hand "
+                        "within the lister's largest");
+        return -1;
+    }
+    Py_ssize_t n_players = self->players, n_plays = with->n_plays, n_keys;
+    Py_ssize_t deck_len;
+    if (!(self->deck = copy_items(deck, 1, &deck_len, 0, "Runner(): deck"))) {
+        return -1;
+    }
+    if (deck_len > 4096 ||
+        (Py_ssize_t)self->players * self->hand_size + self->kitty > deck_len) {
+        PyErr_SetString(PyExc_ValueError, "Runner(): the deck must hold every seat's cards and "
+                        "the kitty, and at most 4096 cards");
+        return -1;
+    }
+    self->deck_len = (int)deck_len;
+    int counts[128] = {0};
+    for (Py_ssize_t i = 0; i < self->deck_len; i++) {
+        if (self->deck[i] >= with->ranks ||
+            ++counts[self->deck[i]] >= (int)(with->field >> 1)) {
+            PyErr_Format(PyExc_ValueError, "Runner(): deck card %zd does not fit the fields", i);
+            return -1;
+        }
+    }
+    if (self->draw < 0 || self->draw > self->deck_len) {
+        PyErr_SetString(PyExc_ValueError, "Runner(): draw must be 0, or a bound within the "
+                        "deck's size");
+        return -1;
+    }
+    Py_ssize_t n_first = n_players * (self->draw ? self->draw : 1) * with->ranks;
+    if (!(self->first = copy_items(first, 4, &n_first, 1, "Runner(): first")) ||
+        !all_within(self->first, n_first, 0, n_players, "Runner(): first") ||
+        !(self->node_edges = copy_items(node_edges, 4, &self->n_nodes, 0, "Runner(): node_edges"))) {
+        return -1;
+    }
+    self->n_nodes -= 1;
+    if (self->n_nodes < 1 || self->n_nodes > (1 << 20)) {
+        PyErr_SetString(PyExc_ValueError, "Runner(): 1 to 2**20 auction nodes");
+        return -1;
+    }
+    Py_ssize_t n_nodes = self->n_nodes;
+    if (!(self->edge_child = copy_items(edge_child, 4, &self->n_edges, 0, "Runner(): edge_child")) ||
+        !all_within(self->edge_child, self->n_edges, 0, n_nodes, "Runner(): edge_child") ||
+        !all_within(self->node_edges, n_nodes + 1, 0, self->n_edges + 1, "Runner(): node_edges") ||
+        !(self->roots = copy_items(roots, 4, &n_players, 1, "Runner(): roots")) ||
+        !all_within(self->roots, n_players, 0, n_nodes, "Runner(): roots") ||
+        !(self->landlord = copy_items(landlord, 4, &n_nodes, 1, "Runner(): landlord")) ||
+        !all_within(self->landlord, n_nodes, -1, n_players, "Runner(): landlord") ||
+        !(self->goal = copy_items(goal, 4, &n_nodes, 1, "Runner(): goal")) ||
+        !all_within(self->goal, n_nodes, -1, self->deck_len + 1, "Runner(): goal") ||
+        !(self->base = copy_items(base, 8, &n_nodes, 1, "Runner(): base")) ||
+        !all_at_least(self->base, n_nodes, 0, "Runner(): base") ||
+        !(self->factor = copy_items(factor, 8, &n_nodes, 1, "Runner(): factor")) ||
+        !all_at_least(self->factor, n_nodes, 1, "Runner(): factor") ||
+        !(self->calls = copy_items(calls, 4, &self->n_calls, 0, "Runner(): calls")) ||
+        !all_within(self->calls, self->n_calls, -1, with->ranks, "Runner(): calls") ||
+        !(self->play_key = copy_items(play_key, sizeof(u128), &n_plays, 1, "Runner(): play_key")) ||
+        !(self->play_factor = copy_items(play_factor, 8, &n_plays, 1, "Runner(): play_factor")) ||
+        !all_at_least(self->play_factor, n_plays, 1, "Runner(): play_factor") ||
+        !(self->bonus_key = copy_items(bonus_key, sizeof(u128), &self->n_bonuses, 0,
+                                       "Runner(): bonus_key")) ||
+        !(self->bonus_amount = copy_items(bonus_amount, 8, &self->n_bonuses, 1,
+                                          "Runner(): bonus_amount")) ||
+        !all_at_least(self->bonus_amount, self->n_bonuses, 1, "Runner(): bonus_amount") ||
+        !(self->bonus_paid = copy_items(bonus_paid, 1, &self->n_bonuses, 1, "Runner(): bonus_paid"))) {
+        return -1;
+    }
+    n_keys = n_plays;
+    for (Py_ssize_t i = 0; i < n_keys; i++) {
+        if (self->play_key[i] == 0 || (self->play_key[i] & ~with->within) ||
+            (self->play_key[i] & with->guard)) {
+            PyErr_Format(PyExc_ValueError, "Runner(): play %zd's cards are not a packed set",
+                         i);
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n_nodes; i++) {
+        if (self->node_edges[i] > self->node_edges[i + 1]) {
+            PyErr_SetString(PyExc_ValueError, "Runner(): node_edges go backwards");
+            return -1;
+        }
+    }
+    if (spring < 1 || anti_spring < 1 || cap < -1) {
+        PyErr_SetString(PyExc_ValueError, "Runner(): spring factors of at least 1, a cap of -1 "
+                        "(none) or more");
+        return -1;
+    }
+    self->spring = spring;
+    self->anti_spring = anti_spring;
+    self->cap = cap;
+    /* Every play takes a card and each seat passes once a play at most, so a hand's choices
+     * are bounded by the auction's longest walk, the call and this. */
+    self->max_trace = n_nodes + 1 + (Py_ssize_t)self->deck_len * self->players;
+    self->trace = PyMem_Malloc(sizeof(int32_t) * (size_t)self->max_trace);
+    if (self->trace == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_INCREF(lister);
+    self->lister = with;
+    Py_INCREF(teach);
+    self->teach = teach;
+    return 0;
+}
+
+static int
+held(const Lister *lister, u128 hand)
+{
+    int n = 0;
+    for (int r = 0; r < lister->ranks; r++) {
+        n += (int)((hand >> (lister->bits * r)) & lister->field);
+    }
+    return n;
+}
+
+/* Multiply *stake by factor: 0, or -1 where the product leaves 64 bits (Python then plays). */
+static int
+times(int64_t *stake, int64_t factor)
+{
+    return __builtin_mul_overflow(*stake, factor, stake) ? -1 : 0;
+}
+
+/* The answers of hand to class cls in lister->out: their count, or -1 with an exception. */
+static Py_ssize_t
+runner_answers(Runner *self, u128 hand, int32_t cls)
+{
+    Lister *lister = self->lister;
+    if (lister->candidates[cls] == NULL) {
+        PyObject *done = PyObject_CallFunction(self->teach, "i", (int)cls);
+        if (done == NULL) {
+            return -1;
+        }
+        Py_DECREF(done);
+        if (lister->candidates[cls] == NULL) {
+            PyErr_Format(PyExc_RuntimeError, "Runner: teach(%d) taught nothing", (int)cls);
+            return -1;
+        }
+    }
+    int32_t *pairs = lister->candidates[cls];
+    Py_ssize_t len = lister->candidate_len[cls];
+    return walk(lister, hand, pairs, pairs + len, 0, len, 0);
+}
+
+/* What one hand's play came to, for the caller to return. */
+typedef struct {
+    int64_t scores[16];
+    int redeal;
+    Py_ssize_t choices;
+} Played;
+
+/* Play the hand of seed and dealer into *out: 0; 1 where its stake leaves 64 bits (the caller
+ * plays it in Python); -1 with an exception. */
+static int
+run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
+{
+    Lister *lister = self->lister;
+    const int n = self->players;
+    Twister rng;
+    uint8_t deck[4096];
+    twister_seed(&rng, seed);
+    memcpy(deck, self->deck, (size_t)self->deck_len);
+    for (int i = self->deck_len - 1; i > 0; i--) {
+        int j = (int)twister_below(&rng, (uint32_t)i + 1);
+        uint8_t swap = deck[i];
+        deck[i] = deck[j];
+        deck[j] = swap;
+    }
+    u128 hands[16] = {0}, dealt[16], kitty = 0;
+    const int dealt_cards = n * self->hand_size;
+    for (int i = 0; i < dealt_cards; i++) {
+        hands[(dealer + 1 + i) % n] += (u128)1 << (lister->bits * deck[i]);
+    }
+    for (int i = dealt_cards; i < dealt_cards + self->kitty; i++) {
+        kitty += (u128)1 << (lister->bits * deck[i]);
+    }
+    memcpy(dealt, hands, sizeof(dealt));
+    int drawn = self->draw ? (int)twister_below(&rng, (uint32_t)self->draw) : 0;
+    int first = self->first[((Py_ssize_t)dealer * (self->draw ? self->draw : 1) + drawn) *
+                            lister->ranks + deck[0]];
+    memset(out, 0, sizeof(*out));
+    Py_ssize_t steps = 0;
+
+    twister_seed(&rng, seed ^ 0x5EED);
+    int32_t node = self->roots[first];
+    while (self->node_edges[node] < self->node_edges[node + 1]) {
+        uint32_t options = (uint32_t)(self->node_edges[node + 1] - self->node_edges[node]);
+        if (steps >= self->n_nodes) {
+            PyErr_SetString(PyExc_ValueError, "Runner: the auction's graph has a cycle");
+            return -1;
+        }
+        int32_t j = (int32_t)twister_below(&rng, options);
+        self->trace[steps++] = j;
+        node = self->edge_child[self->node_edges[node] + j];
+    }
+    int landlord = self->landlord[node];
+    if (landlord < 0) {
+        out->redeal = 1;
+        out->choices = steps;
+        return 0;
+    }
+    int64_t stake = self->base[node];
+    if (times(&stake, self->factor[node]) < 0) {
+        return 1;
+    }
+    const int goal = self->goal[node];
+    hands[landlord] += kitty;
+    int called = -1, partner = -1;
+    if (self->n_calls) {
+        int32_t j = (int32_t)twister_below(&rng, (uint32_t)self->n_calls);
+        self->trace[steps++] = j;
+        called = self->calls[j];
+    }
+    int seat = landlord, beat_seat = -1, passes = 0, winner = -1;
+    int32_t beat = -1;
+    Py_ssize_t side_plays[2] = {0, 0}; /* the opponents', the landlord side's */
+    while (winner < 0) {
+        Py_ssize_t listed;
+        u128 hand = hands[seat];
+        if (beat < 0) {
+            listed = list_leads(lister, hand);
+        } else {
+            listed = runner_answers(self, hand, lister->play_class[beat]);
+            if (listed < 0) {
+                return -1;
+            }
+        }
+        uint32_t options = (uint32_t)listed + (beat >= 0);
+        if (options == 0) {
+            PyErr_Format(PyExc_ValueError, "Runner: seat %d has no play to lead", seat);
+            return -1;
+        }
+        if (steps >= self->max_trace) {
+            PyErr_SetString(PyExc_ValueError, "Runner: the hand outran its bound");
+            return -1;
+        }
+        int32_t j = (int32_t)twister_below(&rng, options);
+        self->trace[steps++] = j;
+        if (j == listed) { /* a pass */
+            if (++passes == n - 1) {
+                seat = beat_seat;
+                beat = -1;
+                beat_seat = -1;
+                passes = 0;
+            } else {
+                seat = (seat + 1) % n;
+            }
+            continue;
+        }
+        int32_t play = lister->out[j];
+        u128 key = self->play_key[play];
+        hands[seat] -= key;
+        if (called >= 0 && partner < 0 && seat != landlord &&
+            ((key >> (lister->bits * called)) & lister->field)) {
+            partner = seat;
+        }
+        side_plays[seat == landlord || seat == partner]++;
+        if (times(&stake, self->play_factor[play]) < 0) {
+            return 1;
+        }
+        beat = play;
+        beat_seat = seat;
+        passes = 0;
+        int left = held(lister, hands[seat]);
+        if (left == 0 || (seat != landlord && goal >= 0 && left <= goal)) {
+            winner = seat;
+        } else {
+            seat = (seat + 1) % n;
+        }
+    }
+    int won = winner == landlord || winner == partner;
+    if (won ? side_plays[0] == 0 : side_plays[1] == 1) {
+        if (times(&stake, won ? self->spring : self->anti_spring) < 0) {
+            return 1;
+        }
+    }
+    for (Py_ssize_t b = 0; b < self->n_bonuses; b++) {
+        u128 want = self->bonus_key[b];
+        for (int s = 0; s < n; s++) {
+            if ((((dealt[s] | lister->guard) - want) & lister->guard) != lister->guard) {
+                continue;
+            }
+            int64_t amount = self->bonus_amount[b];
+            if (!self->bonus_paid[b]) {
+                if (times(&stake, amount) < 0) {
+                    return 1;
+                }
+                continue;
+            }
+            for (int other = 0; other < n; other++) {
+                if (other == s) {
+                    out->scores[other] += amount * (n - 1);
+                } else {
+                    out->scores[other] -= amount;
+                }
+            }
+        }
+    }
+    if (self->cap >= 0 && stake > self->cap) {
+        stake = self->cap;
+    }
+    int side = partner >= 0 ? 2 : 1;
+    int64_t share;
+    if (__builtin_mul_overflow(stake, (int64_t)(n - side), &share)) {
+        return 1;
+    }
+    share /= side;
+    for (int s = 0; s < n; s++) {
+        int on_side = s == landlord || s == partner;
+        int64_t gain = on_side ? share : -stake;
+        out->scores[s] += won ? gain : -gain;
+    }
+    out->choices = steps;
+    return 0;
+}
+
+PyDoc_STRVAR(play_doc, "play(seed, dealer, trace=False) -> (scores, redeal[, choices]) | None\n\n"
+             "Deal with seed (0 <= seed < 2**64) from dealer and play the hand to its score, "
+             "every\nseat choosing uniformly at random as runner.py's loop does: the scores, "
+             "whether it\nis dealt again, and with trace each choice's index into the legal "
+             "actions, as\nint32 bytes. None where the stake outgrows 64 bits (Python then "
+             "plays it).");
+
+static PyObject *
+Runner_play(Runner *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 2 || nargs > 3 || !PyLong_Check(args[0]) || !PyLong_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "play() takes a seed, a dealer and trace");
+        return NULL;
+    }
+    unsigned long long seed = PyLong_AsUnsignedLongLong(args[0]);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    long dealer = PyLong_AsLong(args[1]);
+    if (dealer == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (dealer < 0 || dealer >= self->players) {
+        PyErr_Format(PyExc_ValueError, "play(): the dealer is a seat from 0 to %d",
+                     self->players - 1);
+        return NULL;
+    }
+    int trace = nargs == 3 ? PyObject_IsTrue(args[2]) : 0;
+    if (trace < 0) {
+        return NULL;
+    }
+    Played played;
+    int done = run_hand(self, seed, (int)dealer, &played);
+    if (done != 0) {
+        if (done < 0) {
+            return NULL;
+        }
+        Py_RETURN_NONE;
+    }
+    PyObject *scores = PyTuple_New(self->players);
+    if (scores == NULL) {
+        return NULL;
+    }
+    for (int s = 0; s < self->players; s++) {
+        PyObject *score = PyLong_FromLongLong(played.scores[s]);
+        if (score == NULL) {
+            Py_DECREF(scores);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(scores, s, score);
+    }
+    if (!trace) {
+        return Py_BuildValue("(NO)", scores, played.redeal ? Py_True : Py_False);
+    }
+    return Py_BuildValue("(NOy#)", scores, played.redeal ? Py_True : Py_False,
+                         (const char *)self->trace, played.choices * (Py_ssize_t)sizeof(int32_t));
+}
+
+static PyMethodDef Runner_methods[] = {
+    {"play", (PyCFunction)(void (*)(void))Runner_play, METH_FASTCALL, play_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject RunnerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ddz_rules._moves.Runner",
+    .tp_doc = PyDoc_STR("Whole hands played at random over a flattened ruleset."),
+    .tp_basicsize = sizeof(Runner),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Runner_init,
+    .tp_dealloc = (destructor)Runner_dealloc,
+    .tp_methods = Runner_methods,
+};
+
+static PyMethodDef module_functions[] = {
+    {"draws", (PyCFunction)(void (*)(void))moves_draws, METH_FASTCALL, draws_doc},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef moves_module = {
     PyModuleDef_HEAD_INIT,
     "_moves",
-    "The optional compiled move lister: see ddz_rules/_moves.c.",
+    "The optional compiled move lister and hand runner: see ddz_rules/_moves.c.",
     -1,
-    NULL,
+    module_functions,
     NULL,
     NULL,
     NULL,
@@ -641,7 +1277,7 @@ static struct PyModuleDef moves_module = {
 PyMODINIT_FUNC
 PyInit__moves(void)
 {
-    if (PyType_Ready(&ListerType) < 0) {
+    if (PyType_Ready(&ListerType) < 0 || PyType_Ready(&RunnerType) < 0) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&moves_module);
@@ -651,6 +1287,12 @@ PyInit__moves(void)
     Py_INCREF(&ListerType);
     if (PyModule_AddObject(module, "Lister", (PyObject *)&ListerType) < 0) {
         Py_DECREF(&ListerType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&RunnerType);
+    if (PyModule_AddObject(module, "Runner", (PyObject *)&RunnerType) < 0) {
+        Py_DECREF(&RunnerType);
         Py_DECREF(module);
         return NULL;
     }

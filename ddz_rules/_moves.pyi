@@ -1,4 +1,7 @@
-"""The compiled move lister (``ddz_rules/_moves.c``); see its comments."""
+"""The compiled move lister and hand runner (``ddz_rules/_moves.c``); see its comments."""
+
+from collections.abc import Callable
+from typing import Literal, overload
 
 from ddz_rules.table import Play, Reading
 
@@ -13,3 +16,18 @@ class Lister:
     def answers(self, hand: int, cls: int) -> list[Play] | None: ...
     def answers_to(self, hand: int, reading: Reading) -> list[Play] | None: ...
     def learn(self, cls: int, mask: bytes) -> None: ...
+
+class Runner:
+    def __init__(self, lister: Lister, teach: Callable[[int], None], players: int,
+                 hand_size: int, kitty: int, deck: bytes, draw: int, first: bytes,
+                 node_edges: bytes, edge_child: bytes, roots: bytes, landlord: bytes,
+                 goal: bytes, base: bytes, factor: bytes, calls: bytes, play_key: bytes,
+                 play_factor: bytes, spring: int, anti_spring: int, cap: int, bonus_key: bytes,
+                 bonus_amount: bytes, bonus_paid: bytes) -> None: ...
+    @overload
+    def play(self, seed: int, dealer: int) -> tuple[tuple[int, ...], bool] | None: ...
+    @overload
+    def play(self, seed: int, dealer: int, trace: Literal[True]
+             ) -> tuple[tuple[int, ...], bool, bytes] | None: ...
+
+def draws(seed: int, bounds: list[int]) -> list[int]: ...

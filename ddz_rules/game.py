@@ -26,6 +26,7 @@ from ddz_rules.scoring import (
     MultiplierEvent,
     Result,
     SidePlays,
+    auction_events,
     base_of,
     bomb_payment,
     closing_events,
@@ -171,7 +172,7 @@ def deal(ruleset: Ruleset, seed: int, dealer: int = 0) -> Deal:
     seats = [0] * n
     holder: list[int] = []
     for i, rank in enumerate(deck[:dealt]):
-        seat = (dealer + 1 + i) % n
+        seat = dealt_to(ruleset, dealer, i)
         seats[seat] += 1 << (cards.FIELD_BITS * rank)
         holder.append(seat)
     kitty = cards.pack_ranks(deck[dealt:dealt + ruleset.kitty])
@@ -185,18 +186,16 @@ def deal(ruleset: Ruleset, seed: int, dealer: int = 0) -> Deal:
         by_seat = tuple(tuple(sorted((c for c, h in dealt_cards if h == seat),
                                      key=order.__getitem__)) for seat in range(n))
     method = ruleset.first_bidder
+    draw = bidder_draw(ruleset)
+    drawn = rng.randrange(draw) if draw else 0
     if method == "card_holder":
         first, lead = first_leader(ruleset, by_seat)
-    elif method == "random":
-        first = rng.randrange(n)
-    elif method == "marked_card":
-        index = rng.randrange(dealt)
-        marked, first = deck[index], holder[index]
+    else:
+        first = first_bidder(ruleset, dealer, turned_card=deck[0], drawn=drawn)
+    if method == "marked_card":
+        marked = deck[drawn]
     elif method == "turned_card":
         turned = deck[0]
-        first = first_bidder(ruleset, dealer, turned_card=turned)
-    else:
-        first = first_bidder(ruleset, dealer)
     wild = tuple(rng.sample(ruleset.wild_ranks, len(ruleset.wild_drawn)))
     return Deal(tuple(seats), kitty, undealt, dealer, first, marked, turned, seed, wild,
                 by_seat, tuple(suited[dealt:]), lead)
@@ -220,12 +219,42 @@ def first_leader(ruleset: Ruleset, suited: tuple[tuple[str, ...], ...]) -> tuple
     return holders[lowest], lowest
 
 
-def first_bidder(ruleset: Ruleset, dealer: int, turned_card: int | None = None) -> int:
-    """The first bidder where it follows from the dealer (and the turned card)."""
-    if ruleset.first_bidder == "turned_card":
+def dealt_to(ruleset: Ruleset, dealer: int, index: int) -> int:
+    """The seat dealt the card at ``index`` of the shuffled deck: one at a time from the
+    dealer's left."""
+    return (dealer + 1 + index) % ruleset.players
+
+
+def bidder_draw(ruleset: Ruleset) -> int:
+    """How many outcomes the deal draws from (after shuffling) to choose the first bidder: a
+    seat (``random``), a dealt card (``marked_card``), or nothing (0)."""
+    if ruleset.first_bidder == "random":
+        return ruleset.players
+    if ruleset.first_bidder == "marked_card":
+        return ruleset.players * ruleset.hand_size
+    return 0
+
+
+def first_bidder(ruleset: Ruleset, dealer: int, turned_card: int | None = None,
+                 drawn: int = 0) -> int:
+    """The first bidder where it follows from the dealer, the deck's top card
+    (``turned_card``, a rank) and the deal's draw (``drawn``, see :func:`bidder_draw`): every
+    method but ``card_holder``, which :func:`first_leader` serves."""
+    method = ruleset.first_bidder
+    if method == "turned_card":
         assert turned_card is not None
         return (dealer + TURNED_CARD_VALUE[cards.RANKS[turned_card]]) % ruleset.players
+    if method == "random":
+        return drawn
+    if method == "marked_card":
+        return dealt_to(ruleset, dealer, drawn)
     return (dealer + 1) % ruleset.players
+
+
+def advantage_of(ruleset: Ruleset, robs: int) -> int | None:
+    """Cards at which a peasant wins after ``robs`` robs (``ending.peasant_goal: advantage``,
+    the two-player game), else None: he must empty his hand."""
+    return robs if ruleset.peasant_goal == "advantage" else None
 
 
 # --------------------------------------------------------------------------- views
@@ -472,9 +501,7 @@ class Hand:
     @property
     def advantage(self) -> int | None:
         """Cards at which the peasant wins (``ending.peasant_goal: advantage``), else None."""
-        if self.ruleset.peasant_goal != "advantage" or self.landlord is None:
-            return None
-        return self.robs
+        return None if self.landlord is None else advantage_of(self.ruleset, self.robs)
 
     # ------------------------------------------------------------ acting
 
@@ -518,11 +545,7 @@ class Hand:
             self._settle(redeal(self.ruleset))
             return
         self.landlord, self.bid, self.robs = outcome.landlord, outcome.bid, outcome.robs
-        for name, count in (("rob", outcome.robs), ("grab", outcome.grabs)):
-            for _ in range(count):
-                found = event(self.ruleset, name)
-                if found:
-                    self.events.append(found)
+        self.events += auction_events(self.ruleset, outcome.robs, outcome.grabs)
         self.phase = Phase.KITTY
         self.hands[self.landlord] += self.deal.kitty
         self.log.append(KittyTaken(self.landlord, self.deal.kitty, self.ruleset.kitty_shown))

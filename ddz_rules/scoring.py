@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 
-from ddz_rules.cards import BIG_JOKER, SMALL_JOKER, key_text, size, unpack
+from ddz_rules.cards import BIG_JOKER, SMALL_JOKER, contains, key_text, pack_ranks, size
 from ddz_rules.ruleset import DEALT_BONUSES, Ruleset
 
 
@@ -134,6 +134,19 @@ def event(ruleset: Ruleset, name: str, seat: int | None = None,
     return MultiplierEvent(name, factor, seat, key_text(key) if key else "")
 
 
+def auction_events(ruleset: Ruleset, robs: int, grabs: int) -> list[MultiplierEvent]:
+    """The events of an auction's robs and grabs, one each, where ``scoring.multipliers``
+    names them.
+
+    >>> from ddz_rules.ruleset import load
+    >>> [e.factor for e in auction_events(load("two-player"), 2, 0)]
+    [2, 2]
+    """
+    found = [event(ruleset, name) for name, count in (("rob", robs), ("grab", grabs))
+             for _ in range(count)]
+    return [e for e in found if e is not None]
+
+
 def bomb_payment(ruleset: Ruleset, play_type: str) -> int:
     """What each other seat pays at once to the player of a play of ``play_type``
     (``scoring.bomb_payments``, by the type's class event); 0 where nobody pays for it.
@@ -208,7 +221,10 @@ def closing_events(ruleset: Ruleset, landlord_won: bool,
     return [found] if found else []
 
 
-_FULL_STRAIGHT = range(0, 12)  # rank indices 3 .. A
+#: The cards a dealt hand must hold to earn each dealt-hand bonus: both jokers, or one card of
+#: every rank from 3 to A.
+BONUS_HOLDINGS = {"double_joker": pack_ranks((SMALL_JOKER, BIG_JOKER)),
+                  "full_straight": pack_ranks(range(0, 12))}
 
 
 def dealt_bonuses(ruleset: Ruleset,
@@ -231,11 +247,8 @@ def dealt_bonuses(ruleset: Ruleset,
         return events, payments
     amounts = dict(bonus.amounts)
     for seat, key in enumerate(dealt):
-        counts = unpack(key)
-        holds = {"double_joker": counts[BIG_JOKER] > 0 and counts[SMALL_JOKER] > 0,
-                 "full_straight": all(counts[r] for r in _FULL_STRAIGHT)}
         for name in DEALT_BONUSES:
-            if not holds[name] or name not in amounts:
+            if name not in amounts or not contains(key, BONUS_HOLDINGS[name]):
                 continue
             if bonus.form == "multiplier":
                 events.append(MultiplierEvent(name, amounts[name], seat))

@@ -6,7 +6,6 @@ passing round the table, so a run is reproducible hand by hand.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,21 +18,13 @@ from ddz_rules.match import next_dealer
 from ddz_rules.outputs import write_new
 from ddz_rules.records import record_text, ruleset_beside, to_record
 from ddz_rules.ruleset import Ruleset
+from ddz_rules.runner import play_random as play_random  # the reference loop, re-exported
 from ddz_rules.scoring import Result
 
 
 def hand_seed(seed: int, index: int) -> int:
     """The deal seed of hand ``index`` in a run seeded ``seed``."""
     return seed * 1_000_003 + index
-
-
-def play_random(ruleset: Ruleset, seed: int, dealer: int = 0) -> Hand:
-    """Deal with ``seed`` and play to the end, every seat choosing uniformly at random."""
-    hand = Hand.new(ruleset, seed, dealer)
-    rng = random.Random(seed ^ 0x5EED)
-    while hand.result is None:
-        hand.apply(rng.choice(hand.legal_actions()))
-    return hand
 
 
 def random_hands(ruleset: Ruleset, hands: int, seed: int) -> Iterator[Hand]:

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import repeat
-from typing import NamedTuple, TypedDict, cast
+from typing import Any, NamedTuple, TypedDict, cast
 
 from ddz_rules import cards
 from ddz_rules.cards import RANKS
@@ -49,6 +49,12 @@ except ImportError:  # no compiler at install, or DDZ_PURE_PYTHON=1
 if os.environ.get("DDZ_PURE_PYTHON"):  # switched off at run time: the Python path serves
     _kernel = None  # type: ignore[assignment]
     _moves = None  # type: ignore[assignment]
+
+def native_modules() -> Any:
+    """The compiled module ``_moves`` (lister and hand runner) where it serves in this process,
+    else None."""
+    return _moves
+
 
 def listing_path() -> str:
     """Which path lists a hand's plays in this process, as ``ddz --version`` says it."""

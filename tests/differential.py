@@ -48,3 +48,24 @@ def sweep(table: PlayTable, seed: int, count: int) -> list[str]:
         hand = random_hand(table, rng, i % (table.ruleset.max_hand + 1))
         found += mismatches(table, hand, rng.randrange(len(table.by_id)))
     return found
+
+
+def runner_mismatches(ruleset_id: str, seeds: range) -> list[str]:
+    """Every hand of ``seeds`` (dealt by each seat in turn) that the compiled hand runner
+    plays otherwise than the Python loop: scores, redeal or a single choice."""
+    from ddz_rules import load
+    from ddz_rules.runner import HandRunner, _play_in_python
+
+    ruleset = load(ruleset_id)
+    runner = HandRunner(ruleset)
+    assert runner.native is not None, f"{ruleset_id} is played in Python: {runner.why_python}"
+    found: list[str] = []
+    for seed in seeds:
+        dealer = seed % ruleset.players
+        played = runner.play(seed, dealer)
+        hand, choices = _play_in_python(ruleset, seed, dealer)
+        assert hand.result is not None
+        if (played.scores, played.redeal, list(played.choices)) != (
+                hand.result.scores, hand.result.redeal, choices):
+            found.append(f"{ruleset_id} seed {seed} dealer {dealer}")
+    return found

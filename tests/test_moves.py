@@ -295,7 +295,7 @@ import random, sys
 import ddz_rules
 from ddz_rules import cards, compile_table, load
 from ddz_rules import table as table_module
-from differential import sweep
+from differential import runner_mismatches, sweep
 here = sys.argv[1]
 assert table_module._moves.__file__.startswith(here), table_module._moves.__file__
 assert table_module._kernel.__file__.startswith(here), table_module._kernel.__file__
@@ -312,6 +312,10 @@ for _ in range(int(sys.argv[2])):
     kernel, table_module._kernel = table_module._kernel, None
     assert laizi.leads(hand, wild) == compiled
     table_module._kernel = kernel
+for ruleset_id in ("classic", "four-player", "two-player", "happy", "marked-card",
+                   "turned-card", "call-and-grab"):
+    found = runner_mismatches(ruleset_id, range(int(sys.argv[2])))
+    assert not found, found[:3]
 print("sanitized sweep passed")
 """
 
@@ -324,7 +328,8 @@ def test_the_compiled_modules_pass_the_differential_sweep_under_asan_and_ubsan(
         tmp_path: Path) -> None:
     """Both compiled modules, rebuilt with AddressSanitizer and UndefinedBehaviorSanitizer
     (aborting on the first finding) into a copy of the package, list every bundled ruleset's
-    sweep as the Python path does."""
+    sweep as the Python path does, and the hand runner plays the Python loop's hands under
+    each auction family, a called partner and dealt-hand bonuses."""
     cc = compiler()
     assert cc is not None
     asan = subprocess.run([cc, "-print-file-name=libasan.so"], capture_output=True,

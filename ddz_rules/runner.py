@@ -1,0 +1,297 @@
+"""Whole hands played at random, by compiled code where it is built: the fast path for random
+play at scale (benchmarks, smoke runs, environments' rollouts) beside :mod:`ddz_rules.game`.
+
+:func:`play_random` is the reference: deal with a seed, then every seat chooses uniformly
+among :meth:`Hand.legal_actions <ddz_rules.game.Hand.legal_actions>` with a second generator,
+seeded ``seed ^ CHOICE_SEED``. A :class:`HandRunner` plays the same hands: in C
+(``_moves.Runner``, built from :func:`runner_arrays`) where the compiled modules are built and
+the ruleset uses nothing the runner does not interpret (:func:`unsupported` says what), else
+with :func:`play_random`. Either way it returns a :class:`RandomHand`: the scores, whether the
+hand was dealt again, and each choice as an index into the legal actions, from which
+:meth:`RandomHand.replay` rebuilds the whole :class:`~ddz_rules.game.Hand` (its record) on
+request.
+
+The C runner knows no rule: this module flattens the deck, who bids first, the auction's
+state graph, each play's multiplier, the closing and dealt-hand bonuses and the cap into
+arrays, each value computed by the one function that gives it meaning (:mod:`ddz_rules.game`,
+:mod:`ddz_rules.auction`, :mod:`ddz_rules.scoring`).
+
+>>> runner = HandRunner(load("classic"))
+>>> hand = runner.play(7)
+>>> hand.scores == runner.play(7).scores == play_random(load("classic"), 7).result.scores
+True
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from array import array
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
+
+from ddz_rules import cards, duties
+from ddz_rules.auction import Auction, new_auction
+from ddz_rules.game import Hand, advantage_of, bidder_draw, first_bidder
+from ddz_rules.ruleset import DEALT_BONUSES, Ruleset, load  # noqa: F401  (load: doctest)
+from ddz_rules.scoring import BONUS_HOLDINGS, auction_events, base_of, event
+from ddz_rules.table import PlayTable, compile_table, native_modules
+
+if TYPE_CHECKING:
+    from ddz_rules import _moves
+
+#: What the seed of a hand's choices differs from its deal's seed by (xor).
+CHOICE_SEED = 0x5EED
+#: The auction's state graph is flattened up to this many states; a larger one is played in
+#: Python (every bundled auction has at most a few hundred).
+MAX_AUCTION_STATES = 1 << 16
+#: Seeds the compiled runner takes: 0 <= seed < 2**64 (others play in Python).
+SEED_LIMIT = 1 << 64
+
+
+@dataclass(frozen=True)
+class RandomHand:
+    """A hand played at random: its seed and dealer, its scores (zero for a redeal), and each
+    choice as an index into the legal actions of its turn."""
+
+    seed: int
+    dealer: int
+    scores: tuple[int, ...]
+    redeal: bool
+    choices: tuple[int, ...]
+
+    def replay(self, ruleset: Ruleset) -> Hand:
+        """The whole hand, record and all, rebuilt by applying the choices in Python."""
+        hand = Hand.new(ruleset, self.seed, self.dealer)
+        for choice in self.choices:
+            hand.apply(hand.legal_actions()[choice])
+        return hand
+
+
+def play_random(ruleset: Ruleset, seed: int, dealer: int = 0) -> Hand:
+    """Deal with ``seed`` and play to the end, every seat choosing uniformly at random."""
+    return _play_in_python(ruleset, seed, dealer)[0]
+
+
+def _play_in_python(ruleset: Ruleset, seed: int, dealer: int) -> tuple[Hand, list[int]]:
+    hand = Hand.new(ruleset, seed, dealer)
+    rng = random.Random(seed ^ CHOICE_SEED)
+    choices: list[int] = []
+    while hand.result is None:
+        legal = hand.legal_actions()
+        choice = rng.choice(range(len(legal)))  # the draws of rng.choice(legal)
+        choices.append(choice)
+        hand.apply(legal[choice])
+    return hand, choices
+
+
+def unsupported(ruleset: Ruleset) -> str | None:
+    """Why the compiled runner cannot play ``ruleset`` (one line, naming the rule point),
+    or None where it can."""
+    if not ruleset.has_landlord:
+        return "teams.sides: each_alone (settled by cards left, not by a landlord's stake)"
+    if ruleset.first_bidder == "card_holder":
+        return "auction.first_bidder: card_holder (the holder of a suited card)"
+    if ruleset.wild_drawn:
+        return "wild ranks (wild.drawn): plays holding wild cards are listed in Python"
+    if duties.binding(ruleset):
+        return "play duties (play.must_beat and the like) are checked in Python"
+    if ruleset.paid_at_once:
+        return "scoring.bomb_payments are paid in Python"
+    return None
+
+
+class RunnerArrays(TypedDict):
+    """The arguments of the compiled runner (``ddz_rules/_moves.c``) besides its lister."""
+
+    players: int
+    hand_size: int
+    kitty: int
+    deck: bytes
+    draw: int
+    first: bytes
+    node_edges: bytes
+    edge_child: bytes
+    roots: bytes
+    landlord: bytes
+    goal: bytes
+    base: bytes
+    factor: bytes
+    calls: bytes
+    play_key: bytes
+    play_factor: bytes
+    spring: int
+    anti_spring: int
+    cap: int
+    bonus_key: bytes
+    bonus_amount: bytes
+    bonus_paid: bytes
+
+
+class AuctionTooLarge(ValueError):
+    """An auction with more states than :data:`MAX_AUCTION_STATES`."""
+
+
+def _factor(ruleset: Ruleset, name: str) -> int:
+    found = event(ruleset, name)
+    return found.factor if found else 1
+
+
+def runner_arrays(ruleset: Ruleset, table: PlayTable) -> RunnerArrays:
+    """What the compiled runner of ``ruleset`` is made of.
+
+    * The deck's ranks in their order before shuffling (a suited deck's, card by card).
+    * Who bids first: :func:`~ddz_rules.game.first_bidder` for each dealer, deal draw
+      (:func:`~ddz_rules.game.bidder_draw`) and top card.
+    * The auction's states, from each first bidder's: each state's legal words in order, each
+      leading to a state; an ending state's landlord (-1: dealt again), base, the factor of
+      its robs and grabs, and the peasant's goal (:func:`~ddz_rules.game.advantage_of`).
+    * The landlord's calls (``teams.partner: called_rank``): the ranks in
+      :meth:`Hand.legal_actions` order, -1 for alone; empty where he calls none.
+    * Each play's cards and multiplier, the spring and anti-spring factors, the cap, and each
+      dealt-hand bonus's cards, amount and form.
+    """
+    players = ruleset.players
+    suited = [cards.parse_suited(card)[0] for card in ruleset.suited_deck]
+    deck = suited if ruleset.suits else [r for r, n in enumerate(ruleset.copies)
+                                         for _ in range(n)]
+    draw = bidder_draw(ruleset)
+    first = array("i", (first_bidder(ruleset, dealer, turned_card=top, drawn=drawn)
+                        for dealer in range(players) for drawn in range(max(draw, 1))
+                        for top in range(cards.NUM_RANKS)))
+    graph = _AuctionGraph(ruleset)
+    roots = array("i", (graph.explore(new_auction(ruleset, seat)) for seat in range(players)))
+    calls = array("i")
+    if ruleset.partner_rule == "called_rank":
+        calls.append(-1)
+        calls.extend(ruleset.deck_ranks)
+    by_id = table.by_id
+    bonus = ruleset.dealt_bonus
+    amounts = dict(bonus.amounts) if bonus else {}
+    named = [name for name in DEALT_BONUSES if name in amounts]
+    return {
+        "players": players, "hand_size": ruleset.hand_size, "kitty": ruleset.kitty,
+        "deck": bytes(deck), "draw": draw, "first": first.tobytes(),
+        "node_edges": graph.node_edges.tobytes(), "edge_child": graph.edge_child.tobytes(),
+        "roots": roots.tobytes(), "landlord": graph.landlord.tobytes(),
+        "goal": graph.goal.tobytes(), "base": graph.base.tobytes(),
+        "factor": graph.factor.tobytes(), "calls": calls.tobytes(),
+        "play_key": b"".join(p.key.to_bytes(16, "little") for p in by_id),
+        "play_factor": array("q", (_factor(ruleset, ruleset.event_of[p.reading.type])
+                                   for p in by_id)).tobytes(),
+        "spring": _factor(ruleset, "spring"), "anti_spring": _factor(ruleset, "anti_spring"),
+        "cap": -1 if ruleset.cap is None else ruleset.cap,
+        "bonus_key": b"".join(BONUS_HOLDINGS[n].to_bytes(16, "little") for n in named),
+        "bonus_amount": array("q", (amounts[n] for n in named)).tobytes(),
+        "bonus_paid": bytes(bonus.form == "payment" for _ in named) if bonus else b""}
+
+
+class _AuctionGraph:
+    """The states of an auction reached by its legal words, numbered as first met (a tree:
+    a state is the words said so far). Bounded by :data:`MAX_AUCTION_STATES`."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.node_edges = array("i", [0])
+        self.edge_child = array("i")
+        self.landlord, self.goal = array("i"), array("i")
+        self.base, self.factor = array("q"), array("q")
+
+    def explore(self, root: Auction) -> int:
+        """Number every state reachable from ``root``; ``root``'s number."""
+        first = len(self.landlord)
+        pending = [root]
+        children: list[list[int]] = []
+        while pending:  # breadth first: a state's children are numbered after it
+            auction = pending.pop(0)
+            if len(self.landlord) >= MAX_AUCTION_STATES:
+                raise AuctionTooLarge(f"the auction has over {MAX_AUCTION_STATES} states")
+            self._ending(auction)
+            words = [] if auction.done else auction.legal()
+            start = len(self.landlord) + len(pending)
+            children.append(list(range(start, start + len(words))))
+            for word in words:
+                child = copy.deepcopy(auction)
+                child.apply(word)
+                pending.append(child)
+        for edges in children:
+            self.edge_child.extend(edges)
+            self.node_edges.append(len(self.edge_child))
+        return first
+
+    def _ending(self, auction: Auction) -> None:
+        ruleset = self.ruleset
+        if not auction.done or auction.outcome().landlord is None:
+            self.landlord.append(-1)
+            self.goal.append(-1)
+            self.base.append(0)
+            self.factor.append(1)
+            return
+        outcome = auction.outcome()
+        assert outcome.landlord is not None
+        goal = advantage_of(ruleset, outcome.robs)
+        factor = 1
+        for found in auction_events(ruleset, outcome.robs, outcome.grabs):
+            factor *= found.factor
+        self.landlord.append(outcome.landlord)
+        self.goal.append(-1 if goal is None else goal)
+        self.base.append(base_of(ruleset, outcome.bid))
+        self.factor.append(factor)
+
+
+class HandRunner:
+    """Plays hands of one ruleset at random: in C where it can (:attr:`native`), else in
+    Python; the same hands either way."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.table = compile_table(ruleset)
+        self.native: _moves.Runner | None = None
+        #: Why the hands are played in Python (None where they are not).
+        self.why_python: str | None = unsupported(ruleset)
+        if self.why_python is None:
+            self.native, self.why_python = _compiled(ruleset, self.table)
+
+    def play(self, seed: int, dealer: int = 0) -> RandomHand:
+        """The hand dealt with ``seed`` from ``dealer``, played at random (:func:`play_random`)."""
+        if self.native is not None and 0 <= seed < SEED_LIMIT:
+            done = self.native.play(seed, dealer, True)
+            if done is not None:
+                scores, redeal, trace = done
+                return RandomHand(seed, dealer, scores, redeal,
+                                  tuple(array("i", trace)))
+        hand, choices = _play_in_python(self.ruleset, seed, dealer)
+        assert hand.result is not None
+        return RandomHand(seed, dealer, hand.result.scores, hand.result.redeal,
+                          tuple(choices))
+
+    def scores(self, seed: int, dealer: int = 0) -> tuple[tuple[int, ...], bool]:
+        """Only the scores of :meth:`play`'s hand and whether it was dealt again: the
+        fastest call, for callers that need no more."""
+        if self.native is not None and 0 <= seed < SEED_LIMIT:
+            done = self.native.play(seed, dealer)
+            if done is not None:
+                return done
+        played = self.play(seed, dealer)
+        return played.scores, played.redeal
+
+
+def _compiled(ruleset: Ruleset, table: PlayTable) -> tuple[_moves.Runner | None, str | None]:
+    """The compiled runner of ``ruleset`` and None, or None and why it is not built."""
+    moves = native_modules()
+    if moves is None:
+        return None, "the compiled modules are not built (or DDZ_PURE_PYTHON is set)"
+    lister = table.compiled()
+    if lister is None:
+        return None, "the play table is too large to flatten"
+    try:
+        arrays = runner_arrays(ruleset, table)
+    except AuctionTooLarge as exc:
+        return None, str(exc)
+    except OverflowError:
+        return None, "a factor, base, cap or bonus does not fit in 64 bits"
+
+    def teach(cls: int) -> None:
+        table._learn(lister, cls)
+
+    return moves.Runner(lister=lister, teach=teach, **arrays), None
