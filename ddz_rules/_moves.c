@@ -794,6 +794,21 @@ typedef struct {
     u128 *bonus_key;      /* n_bonuses: cards a dealt hand holds to earn the bonus */
     int64_t *bonus_amount;
     uint8_t *bonus_paid;  /* 1: paid by every other seat; 0: a multiplier */
+    Py_ssize_t n_priority;
+    int32_t *priority;    /* cards (indices into deck) whose holder leads first; or none */
+    int alone;            /* no landlord: an auction without one plays on, settled by cards */
+    uint8_t *last_only;   /* each play: it may only empty its player's hand */
+    int64_t *play_paid;   /* each play: what every other seat pays its player at once */
+    int bound;            /* whether any play duty applies; then which */
+    int must_beat, warns_single, first_holds;
+    int64_t per_card, shut_out; /* cards-left settlement: per card, times for a seat shut out */
+    int liable_pays;      /* the seat that let the winner out pays for all */
+    Py_ssize_t n_pool, n_drawn;
+    uint8_t *wild_pool;   /* n_pool: the ranks the deal may draw wild (Random.sample's pool) */
+    uint8_t *wild_before; /* n_drawn: each drawn rank is wild from the deal on, else past the
+                           * auction */
+    PyObject *wild_turn;  /* wild_turn(hand, play to beat or None, wild) -> list of plays */
+    PyObject *facts;      /* facts(play) -> (cards, id or -1, multiplier, payment) */
     int32_t *trace;       /* max_trace: the choices of the hand being played */
 } Runner;
 
@@ -817,6 +832,13 @@ Runner_dealloc(Runner *self)
     PyMem_Free(self->bonus_key);
     PyMem_Free(self->bonus_amount);
     PyMem_Free(self->bonus_paid);
+    PyMem_Free(self->priority);
+    PyMem_Free(self->wild_pool);
+    PyMem_Free(self->wild_before);
+    Py_XDECREF(self->wild_turn);
+    Py_XDECREF(self->facts);
+    PyMem_Free(self->last_only);
+    PyMem_Free(self->play_paid);
     PyMem_Free(self->trace);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -842,21 +864,27 @@ Runner_init(Runner *self, PyObject *args, PyObject *kwargs)
                             "first", "node_edges", "edge_child", "roots",
                             "landlord", "goal", "base", "factor", "calls", "play_key",
                             "play_factor", "spring", "anti_spring", "cap", "bonus_key",
-                            "bonus_amount", "bonus_paid", NULL};
+                            "bonus_amount", "bonus_paid", "priority", "alone", "last_only",
+                            "play_paid", "bound", "must_beat", "warns_single", "first_holds",
+                            "per_card", "shut_out", "liable_pays", "wild_pool",
+                            "wild_before", "wild_turn", "facts", NULL};
     PyObject *lister, *teach, *deck, *first, *node_edges, *edge_child, *roots, *landlord, *goal;
     PyObject *base, *factor, *calls, *play_key, *play_factor, *bonus_key, *bonus_amount;
-    PyObject *bonus_paid;
-    long long spring, anti_spring, cap;
+    PyObject *bonus_paid, *priority, *last_only, *play_paid, *wild_pool, *wild_before;
+    PyObject *wild_turn, *facts;
+    long long spring, anti_spring, cap, per_card, shut_out;
     if (self->lister != NULL) {
         PyErr_SetString(PyExc_TypeError, "Runner(): already made");
         return -1;
     }
     if (!PyArg_ParseTupleAndKeywords(
-            args, kwargs, "O!OiiiSiSSSSSSSSSSSLLLSSS:Runner", names, &ListerType, &lister,
+            args, kwargs, "O!OiiiSiSSSSSSSSSSSLLLSSSSpSSppppLLpSSOO:Runner", names, &ListerType, &lister,
             &teach, &self->players, &self->hand_size, &self->kitty, &deck, &self->draw,
             &first, &node_edges, &edge_child, &roots, &landlord, &goal, &base,
             &factor, &calls, &play_key, &play_factor, &spring, &anti_spring, &cap, &bonus_key,
-            &bonus_amount, &bonus_paid)) {
+            &bonus_amount, &bonus_paid, &priority, &self->alone, &last_only, &play_paid,
+            &self->bound, &self->must_beat, &self->warns_single, &self->first_holds, &per_card, &shut_out,
+            &self->liable_pays, &wild_pool, &wild_before, &wild_turn, &facts)) {
         return -1;
     }
     Lister *with = (Lister *)lister;
@@ -930,9 +958,60 @@ Runner_init(Runner *self, PyObject *args, PyObject *kwargs)
         !(self->bonus_amount = copy_items(bonus_amount, 8, &self->n_bonuses, 1,
                                           "Runner(): bonus_amount")) ||
         !all_at_least(self->bonus_amount, self->n_bonuses, 1, "Runner(): bonus_amount") ||
-        !(self->bonus_paid = copy_items(bonus_paid, 1, &self->n_bonuses, 1, "Runner(): bonus_paid"))) {
+        !(self->bonus_paid = copy_items(bonus_paid, 1, &self->n_bonuses, 1, "Runner(): bonus_paid")) ||
+        !(self->priority = copy_items(priority, 4, &self->n_priority, 0, "Runner(): priority")) ||
+        !all_within(self->priority, self->n_priority, 0, deck_len, "Runner(): priority") ||
+        !(self->last_only = copy_items(last_only, 1, &n_plays, 1, "Runner(): last_only")) ||
+        !(self->play_paid = copy_items(play_paid, 8, &n_plays, 1, "Runner(): play_paid")) ||
+        !all_at_least(self->play_paid, n_plays, 0, "Runner(): play_paid")) {
         return -1;
     }
+    /* Amounts are bounded so that no sum of them over a hand leaves 64 bits; products are
+     * checked as they are made. */
+    for (Py_ssize_t i = 0; i < n_plays; i++) {
+        if (self->play_paid[i] > ((int64_t)1 << 40)) {
+            PyErr_SetString(PyExc_ValueError, "Runner(): a payment past 2**40");
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < self->n_bonuses; i++) {
+        if (self->bonus_amount[i] > ((int64_t)1 << 40)) {
+            PyErr_SetString(PyExc_ValueError, "Runner(): a bonus past 2**40");
+            return -1;
+        }
+    }
+    if (per_card < 0 || shut_out < 1) {
+        PyErr_SetString(PyExc_ValueError, "Runner(): per_card at least 0, shut_out at least 1");
+        return -1;
+    }
+    self->per_card = per_card;
+    self->shut_out = shut_out;
+    if (!(self->wild_pool = copy_items(wild_pool, 1, &self->n_pool, 0, "Runner(): wild_pool")) ||
+        !(self->wild_before = copy_items(wild_before, 1, &self->n_drawn, 0,
+                                         "Runner(): wild_before"))) {
+        return -1;
+    }
+    /* Random.sample draws from a copy of a pool this small (21 or fewer). */
+    if (self->n_pool > 21 || self->n_drawn > self->n_pool) {
+        PyErr_SetString(PyExc_ValueError, "Runner(): at most 21 wild ranks to draw from, and "
+                        "no more drawn");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < self->n_pool; i++) {
+        if (self->wild_pool[i] >= with->ranks) {
+            PyErr_Format(PyExc_ValueError, "Runner(): wild_pool[%zd] is not a rank", i);
+            return -1;
+        }
+    }
+    if (self->n_drawn && (!PyCallable_Check(wild_turn) || !PyCallable_Check(facts))) {
+        PyErr_SetString(PyExc_TypeError, "Runner(): wild_turn and facts must be callable "
+                        "where wild ranks are drawn");
+        return -1;
+    }
+    Py_INCREF(wild_turn);
+    self->wild_turn = wild_turn;
+    Py_INCREF(facts);
+    self->facts = facts;
     n_keys = n_plays;
     for (Py_ssize_t i = 0; i < n_keys; i++) {
         if (self->play_key[i] == 0 || (self->play_key[i] & ~with->within) ||
@@ -1016,6 +1095,175 @@ typedef struct {
     Py_ssize_t choices;
 } Played;
 
+/* The highest rank a hand holds, -1 for none. */
+static int
+highest(const Lister *lister, u128 hand)
+{
+    for (int r = lister->ranks - 1; r >= 0; r--) {
+        if ((hand >> (lister->bits * r)) & lister->field) {
+            return r;
+        }
+    }
+    return -1;
+}
+
+/* Whether play, a single below the highest rank of hand, may let a player holding one card
+ * out (duties.lets_out, given that the next player holds one card). */
+static int
+low_single(const Lister *lister, u128 key, u128 hand)
+{
+    return held(lister, key) == 1 && !((key >> (lister->bits * highest(lister, hand))) &
+                                       lister->field);
+}
+
+/* Keep in lister->out[0 .. n) only the plays the duties allow this turn (duties.refusal):
+ * the new count. */
+static Py_ssize_t
+allowed(Runner *self, Py_ssize_t n, u128 hand, int next_cards, int must_hold)
+{
+    Lister *lister = self->lister;
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t play = lister->out[i];
+        u128 key = self->play_key[play];
+        if ((self->last_only[play] && key != hand) ||
+            (must_hold >= 0 && !((key >> (lister->bits * must_hold)) & lister->field)) ||
+            (self->warns_single && next_cards == 1 && low_single(lister, key, hand))) {
+            continue;
+        }
+        lister->out[kept++] = play;
+    }
+    return kept;
+}
+
+/* Pay amount to seat from every other seat. */
+static void
+pay(int64_t *scores, int n, int seat, int64_t amount)
+{
+    for (int other = 0; other < n; other++) {
+        scores[other] += other == seat ? amount * (n - 1) : -amount;
+    }
+}
+
+/* scoring.settle_alone into scores: the first player out is paid for the cards left. 0, or 1
+ * where a sum leaves 64 bits. */
+static int
+settle_alone(Runner *self, const u128 *hands, const int *plays, int winner, int liable,
+             int64_t *scores)
+{
+    const int n = self->players;
+    int64_t owed[16], total = 0;
+    for (int s = 0; s < n; s++) {
+        owed[s] = 0;
+        if (s == winner) {
+            continue;
+        }
+        if (__builtin_mul_overflow((int64_t)held(self->lister, hands[s]), self->per_card,
+                                   &owed[s]) ||
+            (!plays[s] && times(&owed[s], self->shut_out) < 0)) {
+            return 1;
+        }
+        if (self->cap >= 0 && owed[s] > self->cap) {
+            owed[s] = self->cap;
+        }
+        if (__builtin_add_overflow(total, owed[s], &total)) {
+            return 1;
+        }
+    }
+    for (int s = 0; s < n; s++) {
+        int64_t due = owed[s];
+        if (self->liable_pays && liable >= 0) {
+            due = s == liable ? total : 0;
+        }
+        scores[s] += s == winner ? total : -due;
+    }
+    return 0;
+}
+
+/* A packed card set as a Python int (only wild turns pay for it). */
+static PyObject *
+from_u128(u128 value)
+{
+    PyObject *high = PyLong_FromUnsignedLongLong((unsigned long long)(value >> 64));
+    PyObject *low = PyLong_FromUnsignedLongLong((unsigned long long)value);
+    PyObject *shift = PyLong_FromLong(64), *moved = NULL, *out = NULL;
+    if (high != NULL && low != NULL && shift != NULL) {
+        moved = PyNumber_Lshift(high, shift);
+        if (moved != NULL) {
+            out = PyNumber_Or(moved, low);
+        }
+    }
+    Py_XDECREF(high);
+    Py_XDECREF(low);
+    Py_XDECREF(shift);
+    Py_XDECREF(moved);
+    return out;
+}
+
+/* What wild_turn listed, in *listed, and the facts of the one chosen, asked of Python. */
+typedef struct {
+    PyObject *plays; /* the list wild_turn returned */
+    Py_ssize_t count;
+} WildListing;
+
+/* The plays of a turn where wild cards are in play, listed by Python: 0, or -1 with an
+ * exception. */
+static int
+list_wild(Runner *self, u128 hand, PyObject *previous, PyObject *wild, WildListing *out)
+{
+    PyObject *hand_obj = from_u128(hand);
+    if (hand_obj == NULL) {
+        return -1;
+    }
+    out->plays = PyObject_CallFunctionObjArgs(self->wild_turn, hand_obj, previous, wild, NULL);
+    Py_DECREF(hand_obj);
+    if (out->plays == NULL) {
+        return -1;
+    }
+    if (!PyList_Check(out->plays)) {
+        PyErr_SetString(PyExc_TypeError, "Runner: wild_turn must return a list");
+        Py_CLEAR(out->plays);
+        return -1;
+    }
+    out->count = PyList_GET_SIZE(out->plays);
+    return 0;
+}
+
+/* The facts of a play listed by Python: its cards, table id (-1: none), multiplier and
+ * payment. 0, or -1 with an exception. */
+static int
+play_facts(Runner *self, PyObject *play, u128 *key, int32_t *id, int64_t *factor,
+           int64_t *paid)
+{
+    PyObject *facts = PyObject_CallOneArg(self->facts, play);
+    if (facts == NULL) {
+        return -1;
+    }
+    long long found_id = -2, found_factor = 0, found_paid = -1;
+    int ok = PyTuple_Check(facts) && PyTuple_GET_SIZE(facts) == 4 &&
+             as_u128(PyTuple_GET_ITEM(facts, 0), key) == 0;
+    if (ok) {
+        found_id = PyLong_AsLongLong(PyTuple_GET_ITEM(facts, 1));
+        found_factor = PyLong_AsLongLong(PyTuple_GET_ITEM(facts, 2));
+        found_paid = PyLong_AsLongLong(PyTuple_GET_ITEM(facts, 3));
+    }
+    Py_DECREF(facts);
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    if (!ok || found_id < -1 || found_id >= self->lister->n_plays || found_factor < 1 ||
+        found_paid < 0 || found_paid > ((int64_t)1 << 40) || *key == 0 ||
+        (*key & ~self->lister->within) || (*key & self->lister->guard)) {
+        PyErr_SetString(PyExc_ValueError, "Runner: facts(play) must be (cards, id or -1, "
+                        "multiplier >= 1, payment >= 0)");
+        return -1;
+    }
+    *id = (int32_t)found_id;
+    *factor = found_factor;
+    *paid = found_paid;
+    return 0;
+}
+
 /* Play the hand of seed and dealer into *out: 0; 1 where its stake leaves 64 bits (the caller
  * plays it in Python); -1 with an exception. */
 static int
@@ -1024,27 +1272,54 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
     Lister *lister = self->lister;
     const int n = self->players;
     Twister rng;
-    uint8_t deck[4096];
+    int16_t order[4096], at[4096];
+    int result = -1;
+    PyObject *beat_obj = NULL; /* the play to beat where Python listed it (wild cards) */
+    PyObject *wild = NULL;     /* the wild ranks in play, a tuple, where any are */
     twister_seed(&rng, seed);
-    memcpy(deck, self->deck, (size_t)self->deck_len);
+    for (int i = 0; i < self->deck_len; i++) {
+        order[i] = (int16_t)i;
+        at[i] = -1;
+    }
     for (int i = self->deck_len - 1; i > 0; i--) {
         int j = (int)twister_below(&rng, (uint32_t)i + 1);
-        uint8_t swap = deck[i];
-        deck[i] = deck[j];
-        deck[j] = swap;
+        int16_t swap = order[i];
+        order[i] = order[j];
+        order[j] = swap;
     }
     u128 hands[16] = {0}, dealt[16], kitty = 0;
     const int dealt_cards = n * self->hand_size;
     for (int i = 0; i < dealt_cards; i++) {
-        hands[(dealer + 1 + i) % n] += (u128)1 << (lister->bits * deck[i]);
+        hands[(dealer + 1 + i) % n] += (u128)1 << (lister->bits * self->deck[order[i]]);
+        at[order[i]] = (int16_t)i;
     }
     for (int i = dealt_cards; i < dealt_cards + self->kitty; i++) {
-        kitty += (u128)1 << (lister->bits * deck[i]);
+        kitty += (u128)1 << (lister->bits * self->deck[order[i]]);
     }
     memcpy(dealt, hands, sizeof(dealt));
     int drawn = self->draw ? (int)twister_below(&rng, (uint32_t)self->draw) : 0;
     int first = self->first[((Py_ssize_t)dealer * (self->draw ? self->draw : 1) + drawn) *
-                            lister->ranks + deck[0]];
+                            lister->ranks + self->deck[order[0]]];
+    int lead_rank = -1; /* the rank of the card that made its holder lead, where one did */
+    if (self->n_priority) {
+        Py_ssize_t k = 0;
+        while (k < self->n_priority && at[self->priority[k]] < 0) {
+            k++;
+        }
+        if (k == self->n_priority) {
+            PyErr_SetString(PyExc_ValueError, "Runner: no card of priority is dealt");
+            return -1;
+        }
+        first = (dealer + 1 + at[self->priority[k]]) % n;
+        lead_rank = self->deck[self->priority[k]];
+    }
+    uint8_t pool[21], wild_ranks[21];
+    memcpy(pool, self->wild_pool, (size_t)self->n_pool);
+    for (Py_ssize_t i = 0; i < self->n_drawn; i++) { /* Random.sample, by its pool */
+        uint32_t j = twister_below(&rng, (uint32_t)(self->n_pool - i));
+        wild_ranks[i] = pool[j];
+        pool[j] = pool[self->n_pool - i - 1];
+    }
     memset(out, 0, sizeof(*out));
     Py_ssize_t steps = 0;
 
@@ -1061,7 +1336,7 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
         node = self->edge_child[self->node_edges[node] + j];
     }
     int landlord = self->landlord[node];
-    if (landlord < 0) {
+    if (landlord < 0 && !self->alone) {
         out->redeal = 1;
         out->choices = steps;
         return 0;
@@ -1071,42 +1346,84 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
         return 1;
     }
     const int goal = self->goal[node];
-    hands[landlord] += kitty;
     int called = -1, partner = -1;
-    if (self->n_calls) {
-        int32_t j = (int32_t)twister_below(&rng, (uint32_t)self->n_calls);
-        self->trace[steps++] = j;
-        called = self->calls[j];
+    if (landlord >= 0) {
+        hands[landlord] += kitty;
+        if (self->n_calls) {
+            int32_t j = (int32_t)twister_below(&rng, (uint32_t)self->n_calls);
+            self->trace[steps++] = j;
+            called = self->calls[j];
+        }
     }
-    int seat = landlord, beat_seat = -1, passes = 0, winner = -1;
-    int32_t beat = -1;
-    Py_ssize_t side_plays[2] = {0, 0}; /* the opponents', the landlord side's */
-    while (winner < 0) {
-        Py_ssize_t listed;
-        u128 hand = hands[seat];
-        if (beat < 0) {
-            listed = list_leads(lister, hand);
-        } else {
-            listed = runner_answers(self, hand, lister->play_class[beat]);
-            if (listed < 0) {
-                return -1;
+    u128 wild_fields = 0; /* the fields of the ranks wild in the play */
+    Py_ssize_t n_wild = 0;
+    for (Py_ssize_t i = 0; i < self->n_drawn; i++) {
+        n_wild += self->wild_before[i] || landlord >= 0;
+    }
+    if (n_wild) {
+        wild = PyTuple_New(n_wild);
+        if (wild == NULL) {
+            return -1;
+        }
+        for (Py_ssize_t i = 0, k = 0; i < self->n_drawn; i++) {
+            if (self->wild_before[i] || landlord >= 0) {
+                PyObject *rank = PyLong_FromLong(wild_ranks[i]);
+                if (rank == NULL) {
+                    goto done;
+                }
+                PyTuple_SET_ITEM(wild, k++, rank);
+                wild_fields |= lister->field << (lister->bits * wild_ranks[i]);
             }
         }
-        uint32_t options = (uint32_t)listed + (beat >= 0);
-        if (options == 0) {
-            PyErr_Format(PyExc_ValueError, "Runner: seat %d has no play to lead", seat);
-            return -1;
+    }
+    const int bound = self->bound;
+    const Py_ssize_t play_starts = steps;
+    int seat = landlord >= 0 ? landlord : first, beat_seat = -1, passes = 0, winner = -1;
+    int letting_out = -1, liable = -1, plays[16] = {0};
+    int32_t beat = -1; /* the play to beat, by its table id, where it has one */
+    Py_ssize_t side_plays[2] = {0, 0}; /* the opponents', the landlord side's */
+    while (winner < 0) {
+        u128 hand = hands[seat];
+        int to_beat = beat >= 0 || beat_obj != NULL;
+        int next_cards = held(lister, hands[(seat + 1) % n]);
+        WildListing python = {NULL, 0};
+        Py_ssize_t listed;
+        if (wild_fields && ((hand & wild_fields) || beat_obj != NULL)) {
+            PyObject *previous = beat_obj != NULL ? beat_obj
+                                 : beat >= 0 ? PyTuple_GET_ITEM(lister->plays, beat)
+                                             : Py_None;
+            if (list_wild(self, hand, previous, wild, &python) < 0) {
+                goto done;
+            }
+            listed = python.count;
+        } else {
+            if (!to_beat) {
+                listed = list_leads(lister, hand);
+            } else if ((listed = runner_answers(self, hand, lister->play_class[beat])) < 0) {
+                goto done;
+            }
+            if (bound) {
+                int must_hold = self->first_holds && steps == play_starts ? lead_rank : -1;
+                listed = allowed(self, listed, hand, next_cards, must_hold);
+            }
         }
-        if (steps >= self->max_trace) {
-            PyErr_SetString(PyExc_ValueError, "Runner: the hand outran its bound");
-            return -1;
+        int may_pass = to_beat && !(self->must_beat && listed > 0);
+        uint32_t options = (uint32_t)listed + (uint32_t)may_pass;
+        if (options == 0 || steps >= self->max_trace) {
+            Py_XDECREF(python.plays);
+            PyErr_Format(PyExc_ValueError, options ? "Runner: the hand outran its bound"
+                         : "Runner: seat %d has no legal action", seat);
+            goto done;
         }
         int32_t j = (int32_t)twister_below(&rng, options);
         self->trace[steps++] = j;
         if (j == listed) { /* a pass */
+            Py_XDECREF(python.plays);
+            letting_out = -1;
             if (++passes == n - 1) {
                 seat = beat_seat;
                 beat = -1;
+                Py_CLEAR(beat_obj);
                 beat_seat = -1;
                 passes = 0;
             } else {
@@ -1114,31 +1431,71 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
             }
             continue;
         }
-        int32_t play = lister->out[j];
-        u128 key = self->play_key[play];
+        u128 key;
+        int64_t factor, paid;
+        if (python.plays != NULL) {
+            PyObject *chosen = PyList_GET_ITEM(python.plays, j);
+            int32_t id;
+            if (play_facts(self, chosen, &key, &id, &factor, &paid) < 0) {
+                Py_DECREF(python.plays);
+                goto done;
+            }
+            Py_CLEAR(beat_obj);
+            beat = id;
+            if (id < 0) {
+                Py_INCREF(chosen);
+                beat_obj = chosen;
+            }
+            Py_DECREF(python.plays);
+            if ((((hand | lister->guard) - key) & lister->guard) != lister->guard) {
+                PyErr_SetString(PyExc_ValueError, "Runner: wild_turn listed a play the hand "
+                                "does not hold");
+                goto done;
+            }
+        } else {
+            beat = lister->out[j];
+            Py_CLEAR(beat_obj);
+            key = self->play_key[beat];
+            factor = self->play_factor[beat];
+            paid = self->play_paid[beat];
+        }
+        liable = letting_out;
+        letting_out = bound && next_cards == 1 && low_single(lister, key, hand) ? seat : -1;
         hands[seat] -= key;
+        plays[seat]++;
         if (called >= 0 && partner < 0 && seat != landlord &&
             ((key >> (lister->bits * called)) & lister->field)) {
             partner = seat;
         }
-        side_plays[seat == landlord || seat == partner]++;
-        if (times(&stake, self->play_factor[play]) < 0) {
-            return 1;
+        if (landlord >= 0) {
+            side_plays[seat == landlord || seat == partner]++;
+            if (times(&stake, factor) < 0) {
+                result = 1;
+                goto done;
+            }
         }
-        beat = play;
+        if (paid) {
+            pay(out->scores, n, seat, paid);
+        }
         beat_seat = seat;
         passes = 0;
         int left = held(lister, hands[seat]);
-        if (left == 0 || (seat != landlord && goal >= 0 && left <= goal)) {
+        if (left == 0 || (landlord >= 0 && seat != landlord && goal >= 0 && left <= goal)) {
             winner = seat;
         } else {
             seat = (seat + 1) % n;
         }
     }
+    out->choices = steps;
+    if (landlord < 0) {
+        result = settle_alone(self, hands, plays, winner, liable, out->scores);
+        goto done;
+    }
     int won = winner == landlord || winner == partner;
+    result = 1;
     if (won ? side_plays[0] == 0 : side_plays[1] == 1) {
         if (times(&stake, won ? self->spring : self->anti_spring) < 0) {
-            return 1;
+            goto done;
         }
     }
     for (Py_ssize_t b = 0; b < self->n_bonuses; b++) {
@@ -1147,19 +1504,10 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
             if ((((dealt[s] | lister->guard) - want) & lister->guard) != lister->guard) {
                 continue;
             }
-            int64_t amount = self->bonus_amount[b];
-            if (!self->bonus_paid[b]) {
-                if (times(&stake, amount) < 0) {
-                    return 1;
-                }
-                continue;
-            }
-            for (int other = 0; other < n; other++) {
-                if (other == s) {
-                    out->scores[other] += amount * (n - 1);
-                } else {
-                    out->scores[other] -= amount;
-                }
+            if (self->bonus_paid[b]) {
+                pay(out->scores, n, s, self->bonus_amount[b]);
+            } else if (times(&stake, self->bonus_amount[b]) < 0) {
+                goto done;
             }
         }
     }
@@ -1169,7 +1517,7 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
     int side = partner >= 0 ? 2 : 1;
     int64_t share;
     if (__builtin_mul_overflow(stake, (int64_t)(n - side), &share)) {
-        return 1;
+        goto done;
     }
     share /= side;
     for (int s = 0; s < n; s++) {
@@ -1177,8 +1525,11 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
         int64_t gain = on_side ? share : -stake;
         out->scores[s] += won ? gain : -gain;
     }
-    out->choices = steps;
-    return 0;
+    result = 0;
+done:
+    Py_XDECREF(beat_obj);
+    Py_XDECREF(wild);
+    return result;
 }
 
 PyDoc_STRVAR(play_doc, "play(seed, dealer, trace=False) -> (scores, redeal[, choices]) | None\n\n"

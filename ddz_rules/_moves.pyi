@@ -23,7 +23,12 @@ class Runner:
                  node_edges: bytes, edge_child: bytes, roots: bytes, landlord: bytes,
                  goal: bytes, base: bytes, factor: bytes, calls: bytes, play_key: bytes,
                  play_factor: bytes, spring: int, anti_spring: int, cap: int, bonus_key: bytes,
-                 bonus_amount: bytes, bonus_paid: bytes) -> None: ...
+                 bonus_amount: bytes, bonus_paid: bytes, priority: bytes, alone: bool,
+                 last_only: bytes, play_paid: bytes, bound: bool, must_beat: bool,
+                 warns_single: bool, first_holds: bool, per_card: int, shut_out: int,
+                 liable_pays: bool, wild_pool: bytes, wild_before: bytes,
+                 wild_turn: Callable[[int, Play | None, tuple[int, ...]], list[Play]],
+                 facts: Callable[[Play], tuple[int, int, int, int]]) -> None: ...
     @overload
     def play(self, seed: int, dealer: int) -> tuple[tuple[int, ...], bool] | None: ...
     @overload

@@ -75,22 +75,30 @@ def turn_of(ruleset: Ruleset, hand: int, next_cards: int | None, first: bool) ->
     return Turn(hand, 2 if next_cards is None else next_cards, lead)
 
 
+def last_only(ruleset: Ruleset, play: Play) -> bool:
+    """Whether ``play`` may only empty its player's hand (``play.last_play_only``)."""
+    return play.reading.type in ruleset.last_play_only
+
+
+def warns_single(ruleset: Ruleset) -> bool:
+    """Whether a single to a player warned of one card must be the highest rank held
+    (``play.last_card_warning: highest_single``)."""
+    return ruleset.last_card_warning == "highest_single"
+
+
 def refusal(ruleset: Ruleset, play: Play, turn: Turn) -> str | None:
     """Why the play rules forbid ``play`` on this turn, in one line, or None if they allow it."""
     kind = play.reading.type
-    if kind in ruleset.last_play_only and play.key != turn.hand:
+    if last_only(ruleset, play) and play.key != turn.hand:
         return (f"a {kind.replace('_', ' ')} may be played only as a player's last play, the one "
                 "that empties his hand (play.last_play_only)")
     if turn.must_hold is not None and not (play.key >> (cards.FIELD_BITS * turn.must_hold)
                                            & cards.FIELD_MASK):
         return (f"the hand's first play must contain the lead card, so a "
                 f"{cards.RANKS[turn.must_hold]} (play.first_play_holds_lead_card)")
-    if (ruleset.last_card_warning == "highest_single" and turn.next_cards == 1
-            and cards.size(play.key) == 1):
-        top = highest_rank(turn.hand)
-        if cards.ranks_of(play.key)[0] != top:
-            return (f"the next player holds one card, so a single must be of your highest rank, "
-                    f"{cards.RANKS[top]} (play.last_card_warning)")
+    if warns_single(ruleset) and lets_out(ruleset, play, turn):
+        return (f"the next player holds one card, so a single must be of your highest rank, "
+                f"{cards.RANKS[highest_rank(turn.hand)]} (play.last_card_warning)")
     return None
 
 

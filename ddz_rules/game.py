@@ -212,11 +212,18 @@ def first_leader(ruleset: Ruleset, suited: tuple[tuple[str, ...], ...]) -> tuple
     ('3S', True)
     """
     holders = {card: seat for seat, held in enumerate(suited) for card in held}
+    card = next(card for card in lead_priority(ruleset) if card in holders)
+    return holders[card], card
+
+
+def lead_priority(ruleset: Ruleset) -> tuple[str, ...]:
+    """``play.first_leader: card_holder``: the cards whose holder leads first, the first of
+    them dealt deciding: the lead card, then (``play.lead_card_missing: lowest_card``) every
+    card from the lowest; empty where the first leader is not a card's holder."""
+    if ruleset.first_bidder != "card_holder":
+        return ()
     assert ruleset.lead_card is not None  # the ruleset's loading requires it
-    if ruleset.lead_card in holders:
-        return holders[ruleset.lead_card], ruleset.lead_card
-    lowest = next(card for card in ruleset.suited_deck if card in holders)
-    return holders[lowest], lowest
+    return (ruleset.lead_card, *ruleset.suited_deck)
 
 
 def dealt_to(ruleset: Ruleset, dealer: int, index: int) -> int:
@@ -249,6 +256,13 @@ def first_bidder(ruleset: Ruleset, dealer: int, turned_card: int | None = None,
     if method == "marked_card":
         return dealt_to(ruleset, dealer, drawn)
     return (dealer + 1) % ruleset.players
+
+
+def wild_in_play(when: str, past_auction: bool) -> bool:
+    """Whether a wild rank drawn ``when`` (a ``wild.drawn`` entry) is wild yet: one drawn
+    before the auction from the deal on, the others once the landlord has taken the kitty
+    (so never, in a game without a landlord)."""
+    return when == "before_auction" or past_auction
 
 
 def advantage_of(ruleset: Ruleset, robs: int) -> int | None:
@@ -465,7 +479,7 @@ class Hand:
         past_auction = self.landlord is not None
         return tuple(rank for rank, when in zip(self.deal.wild, self.ruleset.wild_drawn,
                                                 strict=True)
-                     if when == "before_auction" or past_auction)
+                     if wild_in_play(when, past_auction))
 
     @property
     def multiplier(self) -> int:

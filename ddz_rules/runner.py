@@ -12,9 +12,13 @@ hand was dealt again, and each choice as an index into the legal actions, from w
 request.
 
 The C runner knows no rule: this module flattens the deck, who bids first, the auction's
-state graph, each play's multiplier, the closing and dealt-hand bonuses and the cap into
-arrays, each value computed by the one function that gives it meaning (:mod:`ddz_rules.game`,
-:mod:`ddz_rules.auction`, :mod:`ddz_rules.scoring`).
+state graph, each play's multiplier and payment, the duties that apply, the closing and
+dealt-hand bonuses, the cap and the cards-left settlement's amounts into arrays, each value
+computed by the one function that gives it meaning (:mod:`ddz_rules.game`,
+:mod:`ddz_rules.auction`, :mod:`ddz_rules.scoring`, :mod:`ddz_rules.duties`). Its loop is
+:class:`~ddz_rules.game.Hand`'s, written again in C and proved equal by the differential
+tests. A turn where wild cards are in play is listed by Python (the table's wild path and
+its compiled kernel), the rest of the hand staying in C.
 
 >>> runner = HandRunner(load("classic"))
 >>> hand = runner.play(7)
@@ -27,15 +31,30 @@ from __future__ import annotations
 import copy
 import random
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
 from ddz_rules import cards, duties
 from ddz_rules.auction import Auction, new_auction
-from ddz_rules.game import Hand, advantage_of, bidder_draw, first_bidder
+from ddz_rules.game import (
+    Hand,
+    advantage_of,
+    bidder_draw,
+    first_bidder,
+    lead_priority,
+    wild_in_play,
+)
 from ddz_rules.ruleset import DEALT_BONUSES, Ruleset, load  # noqa: F401  (load: doctest)
-from ddz_rules.scoring import BONUS_HOLDINGS, auction_events, base_of, event
-from ddz_rules.table import PlayTable, compile_table, native_modules
+from ddz_rules.scoring import (
+    BONUS_HOLDINGS,
+    auction_events,
+    base_of,
+    bomb_payment,
+    event,
+    liable_pays,
+)
+from ddz_rules.table import Play, PlayTable, compile_table, native_modules
 
 if TYPE_CHECKING:
     from ddz_rules import _moves
@@ -88,16 +107,9 @@ def _play_in_python(ruleset: Ruleset, seed: int, dealer: int) -> tuple[Hand, lis
 def unsupported(ruleset: Ruleset) -> str | None:
     """Why the compiled runner cannot play ``ruleset`` (one line, naming the rule point),
     or None where it can."""
-    if not ruleset.has_landlord:
-        return "teams.sides: each_alone (settled by cards left, not by a landlord's stake)"
-    if ruleset.first_bidder == "card_holder":
-        return "auction.first_bidder: card_holder (the holder of a suited card)"
-    if ruleset.wild_drawn:
-        return "wild ranks (wild.drawn): plays holding wild cards are listed in Python"
-    if duties.binding(ruleset):
-        return "play duties (play.must_beat and the like) are checked in Python"
-    if ruleset.paid_at_once:
-        return "scoring.bomb_payments are paid in Python"
+    if ruleset.wild_drawn and duties.binding(ruleset):
+        return ("wild ranks (wild.drawn) with play duties (play.must_beat and the like): the "
+                "duties of plays holding wild cards are checked in Python")
     return None
 
 
@@ -126,6 +138,19 @@ class RunnerArrays(TypedDict):
     bonus_key: bytes
     bonus_amount: bytes
     bonus_paid: bytes
+    priority: bytes
+    alone: bool
+    last_only: bytes
+    play_paid: bytes
+    bound: bool
+    must_beat: bool
+    warns_single: bool
+    first_holds: bool
+    per_card: int
+    shut_out: int
+    liable_pays: bool
+    wild_pool: bytes
+    wild_before: bytes
 
 
 class AuctionTooLarge(ValueError):
@@ -150,6 +175,14 @@ def runner_arrays(ruleset: Ruleset, table: PlayTable) -> RunnerArrays:
       :meth:`Hand.legal_actions` order, -1 for alone; empty where he calls none.
     * Each play's cards and multiplier, the spring and anti-spring factors, the cap, and each
       dealt-hand bonus's cards, amount and form.
+    * The ranks the deal draws wild from, and whether each drawn rank is wild from the deal on
+      (:func:`~ddz_rules.game.wild_in_play`); the turns where wild cards are in play are
+      listed in Python (``wild_turn``, :func:`_wild_turns`).
+    * Where a card's holder leads first (:func:`~ddz_rules.game.lead_priority`), the cards
+      that decide it; whether there is no landlord (settled by the cards left, at so much a
+      card, times so much for a seat shut out, the liable seat paying for all where it does);
+      each play's payment at once (:func:`~ddz_rules.scoring.bomb_payment`) and whether it
+      may only empty a hand (:func:`~ddz_rules.duties.last_only`); which duties apply.
     """
     players = ruleset.players
     suited = [cards.parse_suited(card)[0] for card in ruleset.suited_deck]
@@ -169,6 +202,7 @@ def runner_arrays(ruleset: Ruleset, table: PlayTable) -> RunnerArrays:
     bonus = ruleset.dealt_bonus
     amounts = dict(bonus.amounts) if bonus else {}
     named = [name for name in DEALT_BONUSES if name in amounts]
+    position = {card: i for i, card in enumerate(ruleset.suited_deck)}
     return {
         "players": players, "hand_size": ruleset.hand_size, "kitty": ruleset.kitty,
         "deck": bytes(deck), "draw": draw, "first": first.tobytes(),
@@ -183,7 +217,19 @@ def runner_arrays(ruleset: Ruleset, table: PlayTable) -> RunnerArrays:
         "cap": -1 if ruleset.cap is None else ruleset.cap,
         "bonus_key": b"".join(BONUS_HOLDINGS[n].to_bytes(16, "little") for n in named),
         "bonus_amount": array("q", (amounts[n] for n in named)).tobytes(),
-        "bonus_paid": bytes(bonus.form == "payment" for _ in named) if bonus else b""}
+        "bonus_paid": bytes(bonus.form == "payment" for _ in named) if bonus else b"",
+        "priority": array("i", (position[c] for c in lead_priority(ruleset))).tobytes(),
+        "alone": not ruleset.has_landlord,
+        "last_only": bytes(duties.last_only(ruleset, p) for p in by_id),
+        "play_paid": array("q", (bomb_payment(ruleset, p.reading.type)
+                                 for p in by_id)).tobytes(),
+        "bound": duties.binding(ruleset), "must_beat": ruleset.must_beat,
+        "warns_single": duties.warns_single(ruleset),
+        "first_holds": ruleset.first_play_holds_lead_card,
+        "per_card": ruleset.per_card, "shut_out": ruleset.shut_out,
+        "liable_pays": liable_pays(ruleset),
+        "wild_pool": bytes(ruleset.wild_ranks) if ruleset.wild_drawn else b"",
+        "wild_before": bytes(wild_in_play(when, False) for when in ruleset.wild_drawn)}
 
 
 class _AuctionGraph:
@@ -294,4 +340,29 @@ def _compiled(ruleset: Ruleset, table: PlayTable) -> tuple[_moves.Runner | None,
     def teach(cls: int) -> None:
         table._learn(lister, cls)
 
-    return moves.Runner(lister=lister, teach=teach, **arrays), None
+    wild_turn, facts = _wild_turns(ruleset, table)
+    return moves.Runner(lister=lister, teach=teach, wild_turn=wild_turn, facts=facts,
+                        **arrays), None
+
+
+def _wild_turns(ruleset: Ruleset, table: PlayTable) -> tuple[
+        Callable[[int, Play | None, tuple[int, ...]], list[Play]],
+        Callable[[Play], tuple[int, int, int, int]]]:
+    """What the compiled runner asks Python on a turn where wild cards are in play (the hand
+    holds one, or the play to beat was made with them): the plays, as
+    :meth:`Hand.legal_actions <ddz_rules.game.Hand.legal_actions>` lists them (the pass
+    aside), and of the play chosen its cards, table id (-1: a play with wild cards has none),
+    multiplier and payment at once."""
+    ids = table._ids
+
+    def wild_turn(hand: int, previous: Play | None, wild: tuple[int, ...]) -> list[Play]:
+        if previous is None:
+            return table.leads(hand, wild)
+        return table.answers(hand, previous.reading, wild)
+
+    def facts(play: Play) -> tuple[int, int, int, int]:
+        kind = play.reading.type
+        return (play.key, ids.get(play, -1), _factor(ruleset, ruleset.event_of[kind]),
+                bomb_payment(ruleset, kind))
+
+    return wild_turn, facts

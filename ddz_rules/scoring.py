@@ -316,7 +316,7 @@ def settle_alone(ruleset: Ruleset, winner: int, hands: Sequence[int], plays: Seq
             ruleset.shut_out if seat in shut else 1)
         owed.append(min(due, ruleset.cap) if ruleset.cap is not None else due)
     total = sum(owed)
-    payer = liable if ruleset.liability == "pays_for_all" and liable is not None else None
+    payer = liable if liable_pays(ruleset) and liable is not None else None
     if payer is not None:
         owed = [total if seat == payer else 0 for seat in range(ruleset.players)]
     scores = [total if seat == winner else -owed[seat] for seat in range(ruleset.players)]
@@ -326,6 +326,12 @@ def settle_alone(ruleset: Ruleset, winner: int, hands: Sequence[int], plays: Seq
                 else -paid.amount
     return Result(None, "first_out", 1, (), tuple(scores), ruleset.cap, first_out=winner,
                   cards_left=held, shut_out=shut, liable=payer, bombs_paid=tuple(bombs))
+
+
+def liable_pays(ruleset: Ruleset) -> bool:
+    """Whether a seat that let the first player out pays what everyone owes
+    (``scoring.liability: pays_for_all``)."""
+    return ruleset.liability == "pays_for_all"
 
 
 def redeal(ruleset: Ruleset) -> Result:

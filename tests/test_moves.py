@@ -313,7 +313,8 @@ for _ in range(int(sys.argv[2])):
     assert laizi.leads(hand, wild) == compiled
     table_module._kernel = kernel
 for ruleset_id in ("classic", "four-player", "two-player", "happy", "marked-card",
-                   "turned-card", "call-and-grab"):
+                   "turned-card", "call-and-grab", "run-fast", "run-fast-15", "laizi",
+                   "laizi-two"):
     found = runner_mismatches(ruleset_id, range(int(sys.argv[2])))
     assert not found, found[:3]
 print("sanitized sweep passed")
@@ -329,7 +330,7 @@ def test_the_compiled_modules_pass_the_differential_sweep_under_asan_and_ubsan(
     """Both compiled modules, rebuilt with AddressSanitizer and UndefinedBehaviorSanitizer
     (aborting on the first finding) into a copy of the package, list every bundled ruleset's
     sweep as the Python path does, and the hand runner plays the Python loop's hands under
-    each auction family, a called partner and dealt-hand bonuses."""
+    each auction family, a called partner, dealt-hand bonuses, Run Fast and wild cards."""
     cc = compiler()
     assert cc is not None
     asan = subprocess.run([cc, "-print-file-name=libasan.so"], capture_output=True,

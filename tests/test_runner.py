@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,10 +28,12 @@ needs_runner = pytest.mark.skipif(
     moves is None, reason="the compiled modules are not built, or are switched off "
     "(DDZ_PURE_PYTHON): test_moves.test_the_lister_is_built_where_a_compiler_is says which")
 
-#: The bundled rulesets the compiled runner plays, and why it leaves the others to Python.
-LEFT_TO_PYTHON = {"run-fast": "teams.sides: each_alone", "run-fast-15": "teams.sides: each_alone",
-                  "laizi": "wild ranks", "laizi-two": "wild ranks"}
-COMPILED = [r for r in RULESETS if r not in LEFT_TO_PYTHON]
+FIXTURES = Path(__file__).parent / "fixtures" / "variants"
+#: Test variants with a cap, a multiplying dealt-hand bonus, grabbers that said no-call, and
+#: Run Fast capped.
+FIXTURE_VARIANTS = [str(FIXTURES / f"{name}.yaml")
+                    for name in ("capped", "happy-doubling", "grab-after-no-call",
+                                 "run-fast-15-capped")]
 
 
 # ---------------------------------------------------------------------------- the generator
@@ -50,24 +53,30 @@ def test_the_runners_generator_draws_what_pythons_random_draws(seed: int,
 # ---------------------------------------------------------------------------- the same hands
 
 
-def test_the_runner_leaves_to_python_only_what_it_names() -> None:
-    for ruleset_id in RULESETS:
-        reason = unsupported(load(ruleset_id))
-        if ruleset_id in LEFT_TO_PYTHON:
-            assert reason is not None and LEFT_TO_PYTHON[ruleset_id] in reason
-        else:
-            assert reason is None, (ruleset_id, reason)
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_the_runner_interprets_every_bundled_ruleset(ruleset_id: str) -> None:
+    assert unsupported(load(ruleset_id)) is None
+
+
+def test_wild_cards_with_play_duties_are_left_to_python_and_said_so() -> None:
+    """No bundled ruleset has both; a ruleset that does is played in Python, the same hand."""
+    ruleset = load(str(FIXTURES / "laizi-must-beat.yaml"))
+    runner = HandRunner(ruleset)
+    assert runner.native is None
+    assert runner.why_python is not None and "play duties" in runner.why_python
+    reference = play_random(ruleset, 4)
+    assert reference.result is not None and runner.play(4).scores == reference.result.scores
 
 
 @needs_runner
-@pytest.mark.parametrize("ruleset_id", COMPILED)
-def test_every_other_bundled_ruleset_is_played_by_the_compiled_runner(ruleset_id: str) -> None:
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_bundled_ruleset_is_played_by_the_compiled_runner(ruleset_id: str) -> None:
     runner = HandRunner(load(ruleset_id))
     assert runner.native is not None and runner.why_python is None
 
 
 @needs_runner
-@pytest.mark.parametrize("ruleset_id", COMPILED)
+@pytest.mark.parametrize("ruleset_id", RULESETS)
 @given(seed=st.integers(0, 2**64 - 1))
 @settings(max_examples=12)
 def test_the_compiled_runner_plays_the_python_loops_hand(ruleset_id: str, seed: int) -> None:
@@ -78,9 +87,21 @@ def test_the_compiled_runner_plays_the_python_loops_hand(ruleset_id: str, seed: 
 
 @needs_runner
 @pytest.mark.parametrize("ruleset_id", ["classic", "four-player", "two-player", "happy",
-                                        "marked-card", "turned-card", "call-and-grab"])
+                                        "marked-card", "turned-card", "call-and-grab",
+                                        "run-fast", "run-fast-15", *FIXTURE_VARIANTS])
 def test_a_run_of_consecutive_seeds_finds_no_difference(ruleset_id: str) -> None:
+    """Run Fast's hands among them: its duties, first leader, liability (run-fast-15 lets a
+    seat out in about one hand in five) and cards-left settlement."""
     assert runner_mismatches(ruleset_id, range(300)) == []
+
+
+@needs_runner
+@pytest.mark.parametrize("ruleset_id", ["laizi", "laizi-two"])
+def test_hands_with_wild_cards_find_no_difference(ruleset_id: str) -> None:
+    """Turns where wild cards are in play are listed by Python (``wild_turn``) within the
+    compiled hand: the wild ranks drawn (one after the auction, or one before and one
+    after), soft bombs and wild plays to beat included."""
+    assert runner_mismatches(ruleset_id, range(60)) == []
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
@@ -119,7 +140,7 @@ def test_a_stake_past_64_bits_is_played_in_python() -> None:
     arrays: dict[str, Any] = dict(runner_arrays(ruleset, table))
     arrays["play_factor"] = (2**40).to_bytes(8, "little") * len(table.by_id)
     huge = moves.Runner(lister=table.compiled(), teach=lambda cls: table._learn(
-        table.compiled(), cls), **arrays)
+        table.compiled(), cls), wild_turn=None, facts=None, **arrays)
     seed = next(s for s in range(100) if not play_random(ruleset, s).result.redeal)
     assert huge.play(seed, 0) is None
     runner.native = huge
@@ -146,7 +167,7 @@ def valid() -> dict[str, Any]:
     table = compile_table(load("two-player"))
     lister = table.compiled()
     return {"lister": lister, "teach": lambda cls: table._learn(lister, cls),
-            **runner_arrays(load("two-player"), table)}
+            "wild_turn": None, "facts": None, **runner_arrays(load("two-player"), table)}
 
 
 def int32(values: list[int]) -> bytes:
@@ -181,12 +202,25 @@ def changed(field: str, change: Callable[[Any], Any]) -> Callable[[], dict[str, 
     changed("kitty", lambda n: 40),
     changed("cap", lambda n: -2),
     changed("teach", lambda f: 3),
+    changed("priority", lambda b: int32([200])),
+    changed("play_paid", lambda b: (-1).to_bytes(8, "little", signed=True) + b[8:]),
+    changed("play_paid", lambda b: (2**50).to_bytes(8, "little") + b[8:]),
+    changed("per_card", lambda n: -1),
+    changed("shut_out", lambda n: 0),
+    changed("last_only", lambda b: b[:-1]),
+    changed("wild_pool", lambda b: bytes(range(22))),
+    changed("wild_pool", lambda b: bytes([40])),
+    changed("wild_before", lambda b: bytes(2)),
+    lambda: {**valid(), "wild_pool": bytes([3]), "wild_before": bytes(1)},
     changed("lister", lambda f: object()),
 ], ids=["bidder-outside", "bidders-short", "rank-outside", "deck-too-short-to-deal",
         "deck-past-its-bound", "state-outside", "edges-backwards", "root-outside",
         "landlord-outside", "factor-zero", "play-without-cards", "plays-short",
         "call-outside", "bonus-without-amount", "one-player", "kitty-past-the-largest-hand",
-        "cap-below-none", "teach-not-callable", "not-a-lister"])
+        "cap-below-none", "teach-not-callable", "priority-outside", "payment-negative",
+        "payment-past-its-bound", "per-card-negative", "shut-out-zero", "last-only-short",
+        "wild-pool-past-its-bound", "wild-rank-outside", "more-drawn-than-the-pool",
+        "drawn-without-wild-turn", "not-a-lister"])
 def test_a_malformed_runner_is_refused_before_anything_is_played(
         make: Callable[[], dict[str, Any]]) -> None:
     with pytest.raises((ValueError, TypeError)):
@@ -206,6 +240,60 @@ def test_an_auction_graph_with_a_cycle_is_refused_when_played() -> None:
     runner = moves.Runner(**arrays)
     with pytest.raises(ValueError, match="cycle"):
         runner.play(1, 0)
+
+
+def laizi_runner(**changes: Any) -> Any:
+    table = compile_table(load("laizi"))
+    lister = moves.Lister(**lister_arrays(table))
+    arrays: dict[str, Any] = {"lister": lister, "teach": lambda cls: table._learn(lister, cls),
+                              **runner_arrays(load("laizi"), table)}
+    wild_turn, facts = runner_module._wild_turns(load("laizi"), table)
+    arrays.update(wild_turn=wild_turn, facts=facts)
+    arrays.update(changes)
+    return moves.Runner(**arrays)
+
+
+@needs_runner
+@pytest.mark.parametrize("changes", [
+    {"wild_turn": lambda hand, previous, wild: ()},
+    {"facts": lambda play: (play.key, -1, 0, 0)},
+    {"facts": lambda play: (play.key, 10**9, 1, 0)},
+    {"facts": lambda play: (0, -1, 1, 0)},
+    {"facts": lambda play: (play.key,)},
+    {"facts": lambda play: (2 << (5 * 13), -1, 1, 0)},  # two small jokers: never held
+], ids=["listing-not-a-list", "multiplier-zero", "id-outside", "no-cards", "too-short",
+        "cards-not-held"])
+def test_wrong_answers_from_python_on_a_wild_turn_are_errors_not_crashes(
+        changes: dict[str, Any]) -> None:
+    runner = laizi_runner(**changes)
+    with pytest.raises((TypeError, ValueError)):
+        for seed in range(30):
+            runner.play(seed, 0)
+
+
+@needs_runner
+def test_a_wild_turn_that_raises_propagates_its_error() -> None:
+    def broken(hand: int, previous: object, wild: object) -> list[object]:
+        raise KeyError("listing failed")
+    runner = laizi_runner(wild_turn=broken)
+    with pytest.raises(KeyError, match="listing failed"):
+        for seed in range(30):
+            runner.play(seed, 0)
+
+
+@needs_runner
+def test_a_first_leader_by_cards_none_of_them_dealt_is_refused_when_played() -> None:
+    arrays = valid()
+    arrays["priority"] = int32([35])  # two-player deals 34 of 46 cards: often not this one
+    runner = moves.Runner(**arrays)
+    refused = 0
+    for seed in range(40):
+        try:
+            runner.play(seed, 0)
+        except ValueError as exc:
+            assert "no card of priority is dealt" in str(exc)
+            refused += 1
+    assert refused > 0
 
 
 @needs_runner

@@ -30,6 +30,8 @@ CHROMIUM = Path(os.environ.get("DDZ_CHROMIUM", "/usr/bin/chromium"))
 NAMES = {"T": "10", "B": "small joker", "R": "big joker"}
 #: How long (ms) a page may take to show what the server sent.
 WAIT_MS = 20_000
+#: The table has drawn its first state (the body may not exist yet while a page loads).
+DEALT = "document.body !== null && Number(document.body.dataset.states || 0) > 0"
 
 
 def _missing() -> str | None:
@@ -150,7 +152,7 @@ def open_table(browser: Any, server: Server, href: str) -> Table:
 
     page.on("websocket", on_socket)
     page.goto(server.base + href)
-    page.wait_for_function("Number(document.body.dataset.states || 0) > 0", timeout=WAIT_MS)
+    page.wait_for_function(DEALT, timeout=WAIT_MS)
     return table
 
 
@@ -360,7 +362,7 @@ def test_a_reload_mid_hand_and_a_second_tab_show_the_same_table(
 
     shown = picture(table)
     table.page.reload()
-    table.page.wait_for_function("Number(document.body.dataset.states || 0) > 0",
+    table.page.wait_for_function(DEALT,
                                  timeout=WAIT_MS)
     assert picture(table) == shown
 
@@ -449,7 +451,7 @@ def test_the_lobby_makes_a_game_whose_links_open_the_table(
     page.get_by_label("Seat 1", exact=True).select_option("random")
     page.get_by_role("button", name="Deal", exact=True).click()
     page.get_by_role("link", name="Play seat 0").click()
-    page.wait_for_function("Number(document.body.dataset.states || 0) > 0", timeout=WAIT_MS)
+    page.wait_for_function(DEALT, timeout=WAIT_MS)
     assert len(page.locator("#hand button").all()) == 17
     assert page.get_by_role("link", name="Play seat 1").count() == 0
     page.close()
