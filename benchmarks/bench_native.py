@@ -16,6 +16,9 @@ modules (``ddz_rules/_moves.c``, ``_kernel.c``). Each child measures, under ``cl
   batches after a warm-up batch, garbage collection off. Laizi's hands are natural cards
   (its wild ranks are drawn after the auction).
 * **random hands**: ``simulate.play_random`` over N hands, deal and auction included.
+* **runner**: ``runner.HandRunner.scores`` over the same N hands (the compiled hand runner;
+  on the Python path, the same hands played by the Python loop), under the rulesets above,
+  ``two-player`` and ``run-fast``; the digest covers every hand's scores and choices.
 * **bots**: ``medium`` (N hands) and ``extreme`` (M hands) with every seat that level, under
   ``classic``, as ``compare.runner.play_task`` plays them.
 * **the floor of a Python-driven hand**: classic cards shuffled, no auction, then only the
@@ -53,6 +56,8 @@ DEFAULT_HANDS = 300
 DEFAULT_BOT_HANDS = 20
 DEFAULT_SEED = 20240601
 RULESETS = ("classic", "four-player", "laizi", "openspiel")
+#: Rulesets whose random hands are timed through the hand runner too.
+RUNNER_RULESETS = (*RULESETS, "two-player", "run-fast")
 
 
 # ---------------------------------------------------------------------------- the child
@@ -108,6 +113,35 @@ def child_hands(ruleset_id: str, count: int, seed: int) -> dict[str, Any]:
     for s in seeds:
         digest.update(json.dumps(to_record(play_random(ruleset, s)), sort_keys=True).encode())
     return {"hands_per_s": 1e6 / us, "digest": digest.hexdigest()[:16]}
+
+
+def child_runner(ruleset_id: str, count: int, seed: int) -> dict[str, Any]:
+    """``HandRunner.scores`` over the hands of child_hands (the compiled runner, or the same
+    hands played in Python where it is switched off), and a digest of every hand's scores and
+    choices (``HandRunner.play``)."""
+    from ddz_rules import load
+    from ddz_rules.runner import HandRunner
+    from ddz_rules.simulate import hand_seed
+
+    runner = HandRunner(load(ruleset_id))
+    seeds = [hand_seed(seed, i) for i in range(count)]
+    us = best_us(runner.scores, [(s,) for s in seeds])
+    assert us is not None
+    played = [runner.play(s) for s in seeds]
+    text = json.dumps([(p.scores, p.redeal, p.choices) for p in played])
+    return {"hands_per_s": 1e6 / us, "digest": hashlib.sha256(text.encode()).hexdigest()[:16],
+            "python": runner.why_python}
+
+
+def child_seeding(count: int, seed: int) -> float | None:
+    """µs a Python call that seeds the runner's generator and draws nothing
+    (``_moves.draws(seed, [])``): a compiled hand seeds two (the deal's and the choices')."""
+    from ddz_rules.table import native_modules
+
+    moves = native_modules()
+    if moves is None:
+        return None
+    return best_us(moves.draws, [(seed * 1_000_003 + i, []) for i in range(count)])
 
 
 def child_bots(level: str, count: int, seed: int) -> dict[str, Any]:
@@ -226,10 +260,14 @@ def child_bare_loop(count: int, seed: int) -> dict[str, float]:
 def child(opts: argparse.Namespace) -> dict[str, Any]:
     from ddz_rules.table import listing_path
 
-    out: dict[str, Any] = {"path": listing_path(), "listing": {}, "hands": {}, "bots": {}}
+    out: dict[str, Any] = {"path": listing_path(), "listing": {}, "hands": {}, "bots": {},
+                           "runner": {}}
     for ruleset_id in RULESETS:
         out["listing"][ruleset_id] = child_listing(ruleset_id, opts.hands, opts.seed)
         out["hands"][ruleset_id] = child_hands(ruleset_id, opts.hands, opts.seed)
+    for ruleset_id in RUNNER_RULESETS:
+        out["runner"][ruleset_id] = child_runner(ruleset_id, opts.hands, opts.seed)
+    out["seeding_us"] = child_seeding(opts.hands, opts.seed)
     out["bots"]["medium"] = child_bots("medium", opts.hands, opts.seed)
     out["bots"]["extreme"] = child_bots("extreme", opts.bot_hands, opts.seed)
     out["parts"] = child_parts(opts.hands, opts.seed)
@@ -303,6 +341,14 @@ def render(meta: dict[str, Any], python: dict[str, Any], native: dict[str, Any],
                      f"{'-' if theirs is None else f'{theirs:,.0f}':>14} "
                      f"{ratio(b['hands_per_s'], theirs):>12}  "
                      f"{'yes' if a['digest'] == b['digest'] else 'NO'}")
+    for ruleset_id in RUNNER_RULESETS:
+        a, b = python["runner"][ruleset_id], native["runner"][ruleset_id]
+        theirs = openspiel if ruleset_id == "openspiel" else None
+        lines.append(f"{'runner ' + ruleset_id:<24} {a['hands_per_s']:>9,.0f} "
+                     f"{b['hands_per_s']:>9,.0f} {ratio(b['hands_per_s'], a['hands_per_s']):>8} "
+                     f"{'-' if theirs is None else f'{theirs:,.0f}':>14} "
+                     f"{ratio(b['hands_per_s'], theirs):>12}  "
+                     f"{'yes' if a['digest'] == b['digest'] else 'NO'}")
     for level in ("medium", "extreme"):
         a, b = python["bots"][level], native["bots"][level]
         lines.append(f"{level + ' bots':<24} {a['hands_per_s']:>9,.1f} {b['hands_per_s']:>9,.1f} "
@@ -322,6 +368,13 @@ def render(meta: dict[str, Any], python: dict[str, Any], native: dict[str, Any],
     lines += ["", f"The least a hand driven from Python costs (ids, a random choice and the "
               f"trick's integers only; no auction, no Hand): {bare['us']:.1f} µs a hand, "
               f"{bare['decisions']:.1f} decisions{theirs}"]
+    classic = native["runner"]["classic"]
+    if native.get("seeding_us"):
+        per_hand = 1e6 / classic["hands_per_s"]
+        lines += [f"A compiled hand (HandRunner.scores, classic): {per_hand:.1f}"
+                  f" µs, of which seeding its two generators from Python's seeds (as "
+                  f"random.Random does, 1,247 steps each) about {2 * native['seeding_us']:.1f} µs "
+                  "(two calls of _moves.draws(seed, []), the Python call included)"]
     return "\n".join(lines)
 
 
