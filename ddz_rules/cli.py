@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 import traceback
@@ -1194,5 +1195,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 3
 
 
+def run() -> NoReturn:
+    """The ``ddz`` program: :func:`main`, then exit with its code. Where a run stopped its
+    worker processes mid-run (an interrupt or a fault), the program ends without waiting on
+    their pool's thread, which may wait for good on a worker stopped while sending
+    (:func:`ddz_rules.compare.executors.pools_abandoned`); what it kept is already closed."""
+    code = main()
+    executors = sys.modules.get("ddz_rules.compare.executors")
+    if executors is not None and executors.pools_abandoned():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

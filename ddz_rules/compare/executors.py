@@ -27,6 +27,9 @@ from ddz_rules.compare.runner import play_batch
 from ddz_rules.errors import DdzError, UsageError
 
 BATCH = 25
+#: How long the parent waits on its worker processes at a time: how late it may notice an
+#: interrupt held during the wait (:func:`_interrupts_deferred`).
+WAIT_SECONDS = 0.2
 #: How long connecting to a Dask scheduler may take.
 CONNECT_SECONDS = 15.0
 #: How long a run waits on a cluster that has no worker before giving up.
@@ -80,7 +83,9 @@ def _processes(units: list[list[Any]], workers: int,
     try:
         futures = {pool.submit(play, batch) for batch in units}
         while futures:
-            ready, futures = wait(futures, return_when=FIRST_COMPLETED)
+            with _interrupts_deferred():
+                ready, futures = wait(futures, timeout=WAIT_SECONDS,
+                                      return_when=FIRST_COMPLETED)
             for future in ready:
                 yield _result(future)
         finished = True
@@ -89,6 +94,36 @@ def _processes(units: list[list[Any]], workers: int,
             pool.shutdown(wait=True)
         else:  # an error, an interrupt or a consumer that stopped: stop the workers now
             _terminate(pool)
+            _abandoned.append(os.getpid())
+
+
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM while waiting on the pool's futures, then deliver them.
+
+    ``wait`` takes every future's lock in turn; an interrupt raised between two of them
+    (Ctrl-C, or SIGTERM, which ``ddz`` turns into one) would leave locks taken for good, and
+    the pool's thread, which needs them to fail the futures of the stopped workers, would then
+    keep the interpreter from exiting. So a signal that arrives in the wait is recorded, and
+    raised again once the wait is over (waits are short: :data:`WAIT_SECONDS`).
+    """
+    caught: list[int] = []
+
+    def record(signum: int, frame: object) -> None:
+        caught.append(signum)
+
+    try:
+        previous = {sig: signal.signal(sig, record) for sig in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:  # not the main thread: no handler of ours runs here anyway
+        yield
+        return
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        for signum in dict.fromkeys(caught):
+            signal.raise_signal(signum)
 
 
 def _result(future: Future[list[dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -97,6 +132,21 @@ def _result(future: Future[list[dict[str, Any]]]) -> list[dict[str, Any]]:
     except BrokenProcessPool:
         raise ExecutorFault("a worker process died (it was killed, or ran out of memory)"
                             ) from None
+
+
+#: The processes (this one, or none) that stopped a pool's workers mid-run.
+_abandoned: list[int] = []
+
+
+def pools_abandoned() -> bool:
+    """Whether this process stopped worker processes mid-run (a fault or an interrupt).
+
+    A worker stopped while it sent its results can leave the pool's thread waiting for the
+    rest of them for good, and the interpreter waits for that thread before it exits; so the
+    ``ddz`` program then ends without waiting (:func:`ddz_rules.cli.run`), its results file
+    already closed.
+    """
+    return os.getpid() in _abandoned
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
