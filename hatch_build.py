@@ -1,7 +1,9 @@
 """Build hook: compile the play table's optional C modules, ``ddz_rules/_kernel.c`` (the plays
-of hands holding wild cards) and ``ddz_rules/_moves.c`` (a hand's leads and answers).
+of hands holding wild cards) and ``ddz_rules/_moves.c`` (a hand's leads and answers, and whole
+random hands).
 
-Both only speed up what ``ddz_rules.table`` does the same in Python where they are missing.
+Both only speed up what ``ddz_rules.table`` and ``ddz_rules.runner`` do the same in Python
+where they are missing.
 So a machine without a C compiler still installs (``pip install -v`` shows a one-line warning
 that they were skipped, and ``ddz --version`` says which path lists plays), and
 ``DDZ_PURE_PYTHON=1`` skips them on purpose (and, set when running, switches off a build). They

@@ -1,5 +1,7 @@
-/* The optional compiled move lister: a hand's leads and answers from a play table flattened
- * into arrays (ddz_rules/moves.py builds them from ddz_rules/table.py's runs).
+/* The optional compiled move lister and hand runner. The lister gives a hand's leads and
+ * answers from a play table flattened into arrays (ddz_rules/table.py's lister_arrays builds
+ * them from its runs); the runner, further down, plays whole random hands with it from arrays
+ * ddz_rules/runner.py builds.
  *
  * It knows no rule. A body (a chain of ranks, so many cards each) is a packed card set; its
  * plays are either one play id or a list of kicker sets, each with a play id. Leads visit the
