@@ -333,22 +333,16 @@ def render(meta: dict[str, Any], python: dict[str, Any], native: dict[str, Any],
               "classic, every seat that level)",
               f"{'what':<24} {'Python':>9} {'compiled':>9} {'speedup':>8} {'OpenSpiel C++':>14} "
               f"{'vs OpenSpiel':>12}  same"]
-    for ruleset_id in RULESETS:
-        a, b = python["hands"][ruleset_id], native["hands"][ruleset_id]
-        theirs = openspiel if ruleset_id == "openspiel" else None
-        lines.append(f"{'random ' + ruleset_id:<24} {a['hands_per_s']:>9,.0f} "
-                     f"{b['hands_per_s']:>9,.0f} {ratio(b['hands_per_s'], a['hands_per_s']):>8} "
-                     f"{'-' if theirs is None else f'{theirs:,.0f}':>14} "
-                     f"{ratio(b['hands_per_s'], theirs):>12}  "
-                     f"{'yes' if a['digest'] == b['digest'] else 'NO'}")
-    for ruleset_id in RUNNER_RULESETS:
-        a, b = python["runner"][ruleset_id], native["runner"][ruleset_id]
-        theirs = openspiel if ruleset_id == "openspiel" else None
-        lines.append(f"{'runner ' + ruleset_id:<24} {a['hands_per_s']:>9,.0f} "
-                     f"{b['hands_per_s']:>9,.0f} {ratio(b['hands_per_s'], a['hands_per_s']):>8} "
-                     f"{'-' if theirs is None else f'{theirs:,.0f}':>14} "
-                     f"{ratio(b['hands_per_s'], theirs):>12}  "
-                     f"{'yes' if a['digest'] == b['digest'] else 'NO'}")
+    for kind, label, ids in (("hands", "random", RULESETS), ("runner", "runner", RUNNER_RULESETS)):
+        for ruleset_id in ids:
+            a, b = python[kind][ruleset_id], native[kind][ruleset_id]
+            theirs = openspiel if ruleset_id == "openspiel" else None
+            lines.append(f"{label + ' ' + ruleset_id:<24} {a['hands_per_s']:>9,.0f} "
+                         f"{b['hands_per_s']:>9,.0f} "
+                         f"{ratio(b['hands_per_s'], a['hands_per_s']):>8} "
+                         f"{'-' if theirs is None else f'{theirs:,.0f}':>14} "
+                         f"{ratio(b['hands_per_s'], theirs):>12}  "
+                         f"{'yes' if a['digest'] == b['digest'] else 'NO'}")
     for level in ("medium", "extreme"):
         a, b = python["bots"][level], native["bots"][level]
         lines.append(f"{level + ' bots':<24} {a['hands_per_s']:>9,.1f} {b['hands_per_s']:>9,.1f} "

@@ -333,6 +333,24 @@ Lister_init(Lister *self, PyObject *args, PyObject *kwargs)
     return 0;
 }
 
+/* How many cards a packed set holds. */
+static int
+held(const Lister *lister, u128 hand)
+{
+    int n = 0;
+    for (int r = 0; r < lister->ranks; r++) {
+        n += (int)((hand >> (lister->bits * r)) & lister->field);
+    }
+    return n;
+}
+
+/* Whether every card of set lies in hand. */
+static int
+contains(const Lister *lister, u128 hand, u128 set)
+{
+    return (((hand | lister->guard) - set) & lister->guard) == lister->guard;
+}
+
 /* A hand as a packed set this lister can compare: 0, or 1 where it holds more than max_hand
  * cards (the caller says so in its words), -1 with an exception where it is not a set. */
 static int
@@ -345,11 +363,7 @@ hand_of(Lister *self, PyObject *value, u128 *hand)
         PyErr_SetString(PyExc_ValueError, "a hand must be a packed card set");
         return -1;
     }
-    int held = 0;
-    for (int r = 0; r < self->ranks; r++) {
-        held += (int)((*hand >> (self->bits * r)) & self->field);
-    }
-    return held > self->max_hand;
+    return held(self, *hand) > self->max_hand;
 }
 
 /* Append to self->out, from position n, the play ids of the walk bodies/skip over [i, end)
@@ -900,7 +914,7 @@ Runner_init(Runner *self, PyObject *args, PyObject *kwargs)
                         "within the lister's largest");
         return -1;
     }
-    Py_ssize_t n_players = self->players, n_plays = with->n_plays, n_keys;
+    Py_ssize_t n_players = self->players, n_plays = with->n_plays;
     Py_ssize_t deck_len;
     if (!(self->deck = copy_items(deck, 1, &deck_len, 0, "Runner(): deck"))) {
         return -1;
@@ -1014,8 +1028,7 @@ Runner_init(Runner *self, PyObject *args, PyObject *kwargs)
     self->wild_turn = wild_turn;
     Py_INCREF(facts);
     self->facts = facts;
-    n_keys = n_plays;
-    for (Py_ssize_t i = 0; i < n_keys; i++) {
+    for (Py_ssize_t i = 0; i < n_plays; i++) {
         if (self->play_key[i] == 0 || (self->play_key[i] & ~with->within) ||
             (self->play_key[i] & with->guard)) {
             PyErr_Format(PyExc_ValueError, "Runner(): play %zd's cards are not a packed set",
@@ -1050,16 +1063,6 @@ Runner_init(Runner *self, PyObject *args, PyObject *kwargs)
     Py_INCREF(teach);
     self->teach = teach;
     return 0;
-}
-
-static int
-held(const Lister *lister, u128 hand)
-{
-    int n = 0;
-    for (int r = 0; r < lister->ranks; r++) {
-        n += (int)((hand >> (lister->bits * r)) & lister->field);
-    }
-    return n;
 }
 
 /* Multiply *stake by factor: 0, or -1 where the product leaves 64 bits (Python then plays). */
@@ -1202,33 +1205,23 @@ from_u128(u128 value)
     return out;
 }
 
-/* What wild_turn listed, in *listed, and the facts of the one chosen, asked of Python. */
-typedef struct {
-    PyObject *plays; /* the list wild_turn returned */
-    Py_ssize_t count;
-} WildListing;
-
-/* The plays of a turn where wild cards are in play, listed by Python: 0, or -1 with an
- * exception. */
-static int
-list_wild(Runner *self, u128 hand, PyObject *previous, PyObject *wild, WildListing *out)
+/* The plays of a turn where wild cards are in play, listed by Python (a new list), or NULL
+ * with an exception. */
+static PyObject *
+list_wild(Runner *self, u128 hand, PyObject *previous, PyObject *wild)
 {
     PyObject *hand_obj = from_u128(hand);
     if (hand_obj == NULL) {
-        return -1;
+        return NULL;
     }
-    out->plays = PyObject_CallFunctionObjArgs(self->wild_turn, hand_obj, previous, wild, NULL);
+    PyObject *plays = PyObject_CallFunctionObjArgs(self->wild_turn, hand_obj, previous, wild,
+                                                   NULL);
     Py_DECREF(hand_obj);
-    if (out->plays == NULL) {
-        return -1;
-    }
-    if (!PyList_Check(out->plays)) {
+    if (plays != NULL && !PyList_Check(plays)) {
         PyErr_SetString(PyExc_TypeError, "Runner: wild_turn must return a list");
-        Py_CLEAR(out->plays);
-        return -1;
+        Py_CLEAR(plays);
     }
-    out->count = PyList_GET_SIZE(out->plays);
-    return 0;
+    return plays;
 }
 
 /* The facts of a play listed by Python: its cards, table id (-1: none), multiplier and
@@ -1388,16 +1381,16 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
         u128 hand = hands[seat];
         int to_beat = beat >= 0 || beat_obj != NULL;
         int next_cards = held(lister, hands[(seat + 1) % n]);
-        WildListing python = {NULL, 0};
+        PyObject *python = NULL; /* the plays, where Python listed them */
         Py_ssize_t listed;
         if (wild_fields && ((hand & wild_fields) || beat_obj != NULL)) {
             PyObject *previous = beat_obj != NULL ? beat_obj
                                  : beat >= 0 ? PyTuple_GET_ITEM(lister->plays, beat)
                                              : Py_None;
-            if (list_wild(self, hand, previous, wild, &python) < 0) {
+            if ((python = list_wild(self, hand, previous, wild)) == NULL) {
                 goto done;
             }
-            listed = python.count;
+            listed = PyList_GET_SIZE(python);
         } else {
             if (!to_beat) {
                 listed = list_leads(lister, hand);
@@ -1412,15 +1405,18 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
         int may_pass = to_beat && !(self->must_beat && listed > 0);
         uint32_t options = (uint32_t)listed + (uint32_t)may_pass;
         if (options == 0 || steps >= self->max_trace) {
-            Py_XDECREF(python.plays);
-            PyErr_Format(PyExc_ValueError, options ? "Runner: the hand outran its bound"
-                         : "Runner: seat %d has no legal action", seat);
+            if (options == 0) {
+                PyErr_Format(PyExc_ValueError, "Runner: seat %d has no legal action", seat);
+            } else {
+                PyErr_SetString(PyExc_ValueError, "Runner: the hand outran its bound");
+            }
+            Py_XDECREF(python);
             goto done;
         }
         int32_t j = (int32_t)twister_below(&rng, options);
         self->trace[steps++] = j;
         if (j == listed) { /* a pass */
-            Py_XDECREF(python.plays);
+            Py_XDECREF(python);
             letting_out = -1;
             if (++passes == n - 1) {
                 seat = beat_seat;
@@ -1435,11 +1431,11 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
         }
         u128 key;
         int64_t factor, paid;
-        if (python.plays != NULL) {
-            PyObject *chosen = PyList_GET_ITEM(python.plays, j);
+        if (python != NULL) {
+            PyObject *chosen = PyList_GET_ITEM(python, j);
             int32_t id;
             if (play_facts(self, chosen, &key, &id, &factor, &paid) < 0) {
-                Py_DECREF(python.plays);
+                Py_DECREF(python);
                 goto done;
             }
             Py_CLEAR(beat_obj);
@@ -1448,8 +1444,8 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
                 Py_INCREF(chosen);
                 beat_obj = chosen;
             }
-            Py_DECREF(python.plays);
-            if ((((hand | lister->guard) - key) & lister->guard) != lister->guard) {
+            Py_DECREF(python);
+            if (!contains(lister, hand, key)) {
                 PyErr_SetString(PyExc_ValueError, "Runner: wild_turn listed a play the hand "
                                 "does not hold");
                 goto done;
@@ -1503,7 +1499,7 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
     for (Py_ssize_t b = 0; b < self->n_bonuses; b++) {
         u128 want = self->bonus_key[b];
         for (int s = 0; s < n; s++) {
-            if ((((dealt[s] | lister->guard) - want) & lister->guard) != lister->guard) {
+            if (!contains(lister, dealt[s], want)) {
                 continue;
             }
             if (self->bonus_paid[b]) {

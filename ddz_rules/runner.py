@@ -31,8 +31,10 @@ from __future__ import annotations
 import copy
 import random
 from array import array
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from math import prod
 from typing import TYPE_CHECKING, TypedDict
 
 from ddz_rules import cards, duties
@@ -162,6 +164,11 @@ def _factor(ruleset: Ruleset, name: str) -> int:
     return found.factor if found else 1
 
 
+def _play_multiplier(ruleset: Ruleset, play: Play) -> int:
+    """What a play multiplies the stake by: its class event's factor (1: none)."""
+    return _factor(ruleset, ruleset.event_of[play.reading.type])
+
+
 def runner_arrays(ruleset: Ruleset, table: PlayTable) -> RunnerArrays:
     """What the compiled runner of ``ruleset`` is made of.
 
@@ -211,8 +218,7 @@ def runner_arrays(ruleset: Ruleset, table: PlayTable) -> RunnerArrays:
         "goal": graph.goal.tobytes(), "base": graph.base.tobytes(),
         "factor": graph.factor.tobytes(), "calls": calls.tobytes(),
         "play_key": b"".join(p.key.to_bytes(16, "little") for p in by_id),
-        "play_factor": array("q", (_factor(ruleset, ruleset.event_of[p.reading.type])
-                                   for p in by_id)).tobytes(),
+        "play_factor": array("q", (_play_multiplier(ruleset, p) for p in by_id)).tobytes(),
         "spring": _factor(ruleset, "spring"), "anti_spring": _factor(ruleset, "anti_spring"),
         "cap": -1 if ruleset.cap is None else ruleset.cap,
         "bonus_key": b"".join(BONUS_HOLDINGS[n].to_bytes(16, "little") for n in named),
@@ -246,10 +252,10 @@ class _AuctionGraph:
     def explore(self, root: Auction) -> int:
         """Number every state reachable from ``root``; ``root``'s number."""
         first = len(self.landlord)
-        pending = [root]
+        pending = deque([root])
         children: list[list[int]] = []
         while pending:  # breadth first: a state's children are numbered after it
-            auction = pending.pop(0)
+            auction = pending.popleft()
             if len(self.landlord) >= MAX_AUCTION_STATES:
                 raise AuctionTooLarge(f"the auction has over {MAX_AUCTION_STATES} states")
             self._ending(auction)
@@ -276,13 +282,11 @@ class _AuctionGraph:
         outcome = auction.outcome()
         assert outcome.landlord is not None
         goal = advantage_of(ruleset, outcome.robs)
-        factor = 1
-        for found in auction_events(ruleset, outcome.robs, outcome.grabs):
-            factor *= found.factor
         self.landlord.append(outcome.landlord)
         self.goal.append(-1 if goal is None else goal)
         self.base.append(base_of(ruleset, outcome.bid))
-        self.factor.append(factor)
+        self.factor.append(prod(e.factor for e in auction_events(ruleset, outcome.robs,
+                                                                  outcome.grabs)))
 
 
 class HandRunner:
@@ -318,8 +322,9 @@ class HandRunner:
             done = self.native.play(seed, dealer)
             if done is not None:
                 return done
-        played = self.play(seed, dealer)
-        return played.scores, played.redeal
+        result = _play_in_python(self.ruleset, seed, dealer)[0].result
+        assert result is not None
+        return result.scores, result.redeal
 
 
 def _compiled(ruleset: Ruleset, table: PlayTable) -> tuple[_moves.Runner | None, str | None]:
@@ -361,8 +366,7 @@ def _wild_turns(ruleset: Ruleset, table: PlayTable) -> tuple[
         return table.answers(hand, previous.reading, wild)
 
     def facts(play: Play) -> tuple[int, int, int, int]:
-        kind = play.reading.type
-        return (play.key, ids.get(play, -1), _factor(ruleset, ruleset.event_of[kind]),
-                bomb_payment(ruleset, kind))
+        return (play.key, ids.get(play, -1), _play_multiplier(ruleset, play),
+                bomb_payment(ruleset, play.reading.type))
 
     return wild_turn, facts
