@@ -1,8 +1,8 @@
-"""Build hook: compile the play table's optional C modules, ``ddz_rules/_kernel.c`` (the plays
-of hands holding wild cards) and ``ddz_rules/_moves.c`` (a hand's leads and answers, and whole
-random hands).
+"""Build hook: compile the optional C modules, ``ddz_rules/_kernel.c`` (the plays of hands
+holding wild cards), ``ddz_rules/_moves.c`` (a hand's leads and answers, and whole random
+hands) and ``ddz_rules/bots/_split.c`` (the bots' planning measure).
 
-Both only speed up what ``ddz_rules.table`` and ``ddz_rules.runner`` do the same in Python
+They only speed up what ``ddz_rules.table`` and ``ddz_rules.runner`` do the same in Python
 where they are missing.
 So a machine without a C compiler still installs (``pip install -v`` shows a one-line warning
 that they were skipped, and ``ddz --version`` says which path lists plays), and
@@ -25,7 +25,8 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 #: Each compiled module and its source.
-MODULES = {"ddz_rules._kernel": "ddz_rules/_kernel.c", "ddz_rules._moves": "ddz_rules/_moves.c"}
+MODULES = {"ddz_rules._kernel": "ddz_rules/_kernel.c", "ddz_rules._moves": "ddz_rules/_moves.c",
+           "ddz_rules.bots._split": "ddz_rules/bots/_split.c"}
 #: Warnings are errors: code that draws one is not shipped (the Python path serves instead).
 FLAGS = ["-O2", "-Wall", "-Wextra", "-Werror"]
 
@@ -74,8 +75,9 @@ class KernelHook(BuildHookInterface):  # type: ignore[type-arg]
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
         if version != "editable":
-            for path in built:
-                build_data["force_include"][str(path)] = f"ddz_rules/{path.name}"
+            for name, path in zip(MODULES, built, strict=True):
+                package = name.rpartition(".")[0].replace(".", "/")
+                build_data["force_include"][str(path)] = f"{package}/{path.name}"
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         """Remove the build's scratch folder once the wheel holds the kernel."""

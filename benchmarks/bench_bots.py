@@ -41,7 +41,7 @@ from typing import Any
 
 from bench_plays import machine, machine_line, publish
 
-from ddz_rules.bots.split import moves_of
+from ddz_rules.bots.split import python_moves_of
 from ddz_rules.compare import executors
 from ddz_rules.compare.runner import MAX_REDEALS, Task, play_task
 from ddz_rules.compare.stats import Estimate, paired_difference, proportion_interval
@@ -296,9 +296,10 @@ def check(ruleset: str, level: str, hands: int, seed: int, workers: int) -> Chec
 
 
 def _cold() -> None:
-    """Forget the hand splits ``medium`` remembers (``split.moves_of``), so that a timed pass
-    over hands played before is not faster than a pass over new hands would be."""
-    moves_of.cache_clear()
+    """Forget the hand splits ``medium`` remembers (``split.python_moves_of``; the compiled
+    split remembers none), so that a timed pass over hands played before is not faster than a
+    pass over new hands would be."""
+    python_moves_of.cache_clear()
 
 
 def _cpu_s() -> float:

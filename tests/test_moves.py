@@ -317,6 +317,15 @@ for ruleset_id in ("classic", "four-player", "two-player", "happy", "marked-card
                    "laizi-two"):
     found = runner_mismatches(ruleset_id, range(int(sys.argv[2])))
     assert not found, found[:3]
+from ddz_rules.bots import _split, split
+assert _split.__file__.startswith(here), _split.__file__
+for deck in (laizi.ruleset.copies, load("four-player").copies):
+    ranks = [r for r, n in enumerate(deck) for _ in range(n)]
+    for _ in range(100 * int(sys.argv[2])):
+        hand = cards.pack_ranks(rng.sample(ranks, rng.randrange(0, 34)))
+        held = cards.ranks_of(hand)
+        plays = [cards.pack_ranks(rng.sample(held, min(k, len(held)))) for k in range(3)]
+        assert _split.moves_after(hand, plays) == split.python_moves_after(hand, plays)
 print("sanitized sweep passed")
 """
 
@@ -327,10 +336,11 @@ print("sanitized sweep passed")
                     "compiled modules not switched off (DDZ_PURE_PYTHON)")
 def test_the_compiled_modules_pass_the_differential_sweep_under_asan_and_ubsan(
         tmp_path: Path) -> None:
-    """Both compiled modules, rebuilt with AddressSanitizer and UndefinedBehaviorSanitizer
+    """The compiled modules, rebuilt with AddressSanitizer and UndefinedBehaviorSanitizer
     (aborting on the first finding) into a copy of the package, list every bundled ruleset's
-    sweep as the Python path does, and the hand runner plays the Python loop's hands under
-    each auction family, a called partner, dealt-hand bonuses, Run Fast and wild cards."""
+    sweep as the Python path does, the hand runner plays the Python loop's hands under each
+    auction family, a called partner, dealt-hand bonuses, Run Fast and wild cards, and the
+    bots' split counts as the Python split on hands of one deck and two."""
     cc = compiler()
     assert cc is not None
     asan = subprocess.run([cc, "-print-file-name=libasan.so"], capture_output=True,
@@ -345,7 +355,7 @@ def test_the_compiled_modules_pass_the_differential_sweep_under_asan_and_ubsan(
     shutil.copy(ROOT / "tests" / "differential.py", tmp_path)
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     include = sysconfig.get_paths()["include"]
-    for name in ("_moves", "_kernel"):
+    for name in ("_moves", "_kernel", "bots/_split"):
         subprocess.run([cc, *SANITIZE, "-I", include, str(package / f"{name}.c"), "-o",
                         str(package / f"{name}{suffix}")], check=True)
     env = {**os.environ, "LD_PRELOAD": asan, "ASAN_OPTIONS": "detect_leaks=0",

@@ -34,7 +34,7 @@ from ddz_rules.bots.base import (
     wild_cards,
 )
 from ddz_rules.bots.outlook import needs_outlook, outlook
-from ddz_rules.bots.split import moves_of
+from ddz_rules.bots.split import moves_after, moves_of
 from ddz_rules.bots.stakes import Judge, standing
 from ddz_rules.game import PASS, Action, Phase, View
 from ddz_rules.ruleset import Ruleset
@@ -105,7 +105,10 @@ class MediumBot(Bot):
         if finishing:
             return [*finishing, *(p for p in plays if p not in finishing)]
         danger = any(distance(view, s) <= DANGER for s in opponents(view))
-        ordered = sorted(plays, key=lambda p: self._score(view, p, danger))
+        rests = moves_after(view.hand, [p.key for p in plays])  # one call for every candidate
+        order = sorted(range(len(plays)),
+                       key=lambda i: self._score(view, plays[i], rests[i], danger))
+        ordered = [plays[i] for i in order]
         scored: list[Action] = list(ordered)
         if view.to_beat is not None and view.to_beat_seat in view.teammates:
             return [PASS, *scored] if can_pass else scored  # a teammate's play stands
@@ -114,9 +117,8 @@ class MediumBot(Bot):
             return [*lead, *(p for p in ordered if p not in lead)]
         if not scored:
             return [PASS]
-        base = moves_of(view.hand)
         best = ordered[0]
-        breaks_hand = moves_of(view.hand - best.key) > base
+        breaks_hand = rests[order[0]] > moves_of(view.hand)
         costly = best.reading.level > 0 or control_cards(best.key) + wild_cards(view,
                                                                              best.key) > 0
         if can_pass and not danger and costly and not self._spring_at_stake(view) and (
@@ -124,9 +126,10 @@ class MediumBot(Bot):
             return [PASS, *scored]
         return scored
 
-    def _score(self, view: View, play: Play, danger: bool) -> tuple[float, int]:
-        rest = view.hand - play.key
-        score = float(moves_of(rest))
+    def _score(self, view: View, play: Play, rest: int, danger: bool) -> tuple[float, int]:
+        """A candidate's cost (lower is better): ``rest``, the plays the hand still needs
+        after it, and what it spends; ties go to the lower rank."""
+        score = float(rest)
         paid = bomb_payment(self.ruleset, play.reading.type)
         if paid:
             score -= PAID_BOMB  # money now, where a bomb still held may never be played

@@ -3,7 +3,9 @@
 Counts the plays a hand would take to shed: rocket and bombs, then chains, then trios
 carrying singles or pairs, then what is left. Two orders are tried (chains first, or no
 straights) and the smaller count wins; it is a heuristic, fast enough to score every
-candidate play.
+candidate play. Where the compiled modules are built, ``ddz_rules/bots/_split.c`` counts (the
+same function over packed card sets; ``tests/test_split.py`` proves them equal), and
+:func:`moves_after` scores all of a decision's candidates in one call.
 
 >>> from ddz_rules.cards import counts_of, pack_ranks, parse
 >>> moves(counts_of(parse("3456789TJ")))
@@ -18,10 +20,19 @@ candidate play.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from ddz_rules.cards import BIG_JOKER, FIELD_BITS, FIELD_MASK, RANK_INDEX, SMALL_JOKER, pack
+from ddz_rules.cards import (
+    BIG_JOKER,
+    FIELD_BITS,
+    FIELD_MASK,
+    RANK_INDEX,
+    SMALL_JOKER,
+    contains,
+    pack,
+)
+from ddz_rules.table import native_modules
 
 ACE = RANK_INDEX["A"]
 TWO = RANK_INDEX["2"]
@@ -36,8 +47,10 @@ def moves(counts: Sequence[int]) -> int:
 
 
 @lru_cache(maxsize=1 << 17)
-def moves_of(key: int) -> int:
-    """:func:`moves` of a packed card set, remembered: search asks about the same hands often."""
+def python_moves_of(key: int) -> int:
+    """:func:`moves` of a packed card set, remembered: search asks about the same hands often.
+    The reference for ``_split.moves_of`` (``ddz_rules/bots/_split.c``), which serves as
+    :func:`moves_of` where the compiled modules do."""
     n = 0
     small, big = key >> _SMALL_SHIFT & FIELD_MASK, key >> _BIG_SHIFT & FIELD_MASK
     jokers = small + big
@@ -86,6 +99,14 @@ def moves_of(key: int) -> int:
     return n + min(without, straights + _rest(one, two, three, jokers, wings))
 
 
+def python_moves_after(hand: int, plays: Sequence[int]) -> list[int]:
+    """:func:`moves_after` in Python, the compiled one's reference."""
+    for i, play in enumerate(plays):
+        if not contains(hand, play):
+            raise ValueError(f"play {i} holds cards the hand does not")
+    return [python_moves_of(hand - play) for play in plays]
+
+
 def _rest(one: int, two: int, three: int, jokers: int, wings: int) -> int:
     """Plays for what is left once chains are taken (the ranks holding at least one, two,
     three cards, and the jokers): trios (each, and each airplane rank in ``wings``, carrying
@@ -115,3 +136,27 @@ def _runs(mask: int) -> tuple[int, int]:
 #: The ranks a chain may use, 3 to A, as bits; :func:`_runs` of every set of them.
 _CHAIN_RANKS = (1 << (ACE + 1)) - 1
 _LONGEST = tuple(_runs(mask) for mask in range(_CHAIN_RANKS + 1))
+
+
+def _compiled() -> tuple[Callable[[int], int], Callable[[int, Sequence[int]], list[int]]] | None:
+    """The compiled split (``ddz_rules/bots/_split.c``), where the compiled modules serve
+    (:func:`ddz_rules.table.native_modules`) and it was built for this card layout."""
+    if native_modules() is None:
+        return None
+    try:
+        from ddz_rules.bots import _split
+    except ImportError:
+        return None
+    if _split.LAYOUT != (FIELD_BITS, ACE, TWO, SMALL_JOKER, BIG_JOKER):
+        return None
+    return _split.moves_of, _split.moves_after
+
+
+#: :func:`moves` of a packed card set (the compiled split where built, else
+#: :func:`python_moves_of`).
+moves_of: Callable[[int], int]
+#: ``[moves_of(hand - p) for p in plays]``: the plays the rest of a hand needs after each
+#: candidate, in one call (``medium`` scores every candidate of a decision so). Every play must
+#: be within the hand (ValueError).
+moves_after: Callable[[int, Sequence[int]], list[int]]
+moves_of, moves_after = _compiled() or (python_moves_of, python_moves_after)
