@@ -582,7 +582,8 @@ def _bots_digest() -> str:
     """A short hash of the bot and runner sources measured (others may edit them)."""
     root = Path(__file__).resolve().parent.parent / "ddz_rules"
     digest = hashlib.sha256()
-    for path in sorted([*(root / "bots").glob("*.py"), root / "compare" / "runner.py"]):
+    for path in sorted([*(root / "bots").glob("*.py"), *(root / "bots").glob("*.c"),
+                        root / "compare" / "runner.py"]):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:10]

@@ -20,7 +20,7 @@ modules (``ddz_rules/_moves.c``, ``_kernel.c``). Each child measures, under ``cl
   on the Python path, the same hands played by the Python loop), under the rulesets above,
   ``two-player`` and ``run-fast``; the digest covers every hand's scores and choices.
 * **bots**: ``medium`` (N hands) and ``extreme`` (M hands) with every seat that level, under
-  ``classic``, as ``compare.runner.play_task`` plays them.
+  ``classic``, ``four-player`` and ``laizi``, as ``compare.runner.play_task`` plays them.
 * **the floor of a Python-driven hand**: classic cards shuffled, no auction, then only the
   ids, a random choice and the trick's integers in a Python loop (no ``Hand``, no record):
   what CPython costs a hand before any rule bookkeeping.
@@ -58,6 +58,8 @@ DEFAULT_SEED = 20240601
 RULESETS = ("classic", "four-player", "laizi", "openspiel")
 #: Rulesets whose random hands are timed through the hand runner too.
 RUNNER_RULESETS = (*RULESETS, "two-player", "run-fast")
+#: The bots are timed under these (every seat the level).
+BOT_RULESETS = ("classic", "four-player", "laizi")
 
 
 # ---------------------------------------------------------------------------- the child
@@ -144,13 +146,13 @@ def child_seeding(count: int, seed: int) -> float | None:
     return best_us(moves.draws, [(seed * 1_000_003 + i, []) for i in range(count)])
 
 
-def child_bots(level: str, count: int, seed: int) -> dict[str, Any]:
+def child_bots(ruleset_id: str, level: str, count: int, seed: int) -> dict[str, Any]:
     from ddz_rules import compile_table, load
     from ddz_rules.compare.runner import Task, play_task
 
-    compile_table(load("classic")).compiled()  # not at the NATIVE_AFTER-th listing, timed
-    tasks = [Task("classic", level, seed, i) for i in range(count)]
-    play_task(Task("classic", level, seed, count))  # warm-up: an index outside the batch
+    compile_table(load(ruleset_id)).compiled()  # not at the NATIVE_AFTER-th listing, timed
+    tasks = [Task(ruleset_id, level, seed, i) for i in range(count)]
+    play_task(Task(ruleset_id, level, seed, count))  # warm-up: an index outside the batch
     traces: list[Any] = []
     gc.disable()
     start = time.perf_counter()
@@ -268,8 +270,10 @@ def child(opts: argparse.Namespace) -> dict[str, Any]:
     for ruleset_id in RUNNER_RULESETS:
         out["runner"][ruleset_id] = child_runner(ruleset_id, opts.hands, opts.seed)
     out["seeding_us"] = child_seeding(opts.hands, opts.seed)
-    out["bots"]["medium"] = child_bots("medium", opts.hands, opts.seed)
-    out["bots"]["extreme"] = child_bots("extreme", opts.bot_hands, opts.seed)
+    for ruleset_id in BOT_RULESETS:
+        out["bots"][ruleset_id] = {
+            "medium": child_bots(ruleset_id, "medium", opts.hands, opts.seed),
+            "extreme": child_bots(ruleset_id, "extreme", opts.bot_hands, opts.seed)}
     out["parts"] = child_parts(opts.hands, opts.seed)
     out["bare"] = child_bare_loop(opts.hands, opts.seed)
     return out
@@ -330,7 +334,7 @@ def render(meta: dict[str, Any], python: dict[str, Any], native: dict[str, Any],
             lines.append(f"{ruleset_id:<12} {measure:<16} {ours_py['us'][measure]:>8.2f} "
                          f"{us:>9.2f} {ratio(ours_py['us'][measure], us):>8}  {same}")
     lines += ["", "Whole hands per second (random: deal, auction, play, settlement; bots: "
-              "classic, every seat that level)",
+              "every seat that level)",
               f"{'what':<24} {'Python':>9} {'compiled':>9} {'speedup':>8} {'OpenSpiel C++':>14} "
               f"{'vs OpenSpiel':>12}  same"]
     for kind, label, ids in (("hands", "random", RULESETS), ("runner", "runner", RUNNER_RULESETS)):
@@ -343,11 +347,13 @@ def render(meta: dict[str, Any], python: dict[str, Any], native: dict[str, Any],
                          f"{'-' if theirs is None else f'{theirs:,.0f}':>14} "
                          f"{ratio(b['hands_per_s'], theirs):>12}  "
                          f"{'yes' if a['digest'] == b['digest'] else 'NO'}")
-    for level in ("medium", "extreme"):
-        a, b = python["bots"][level], native["bots"][level]
-        lines.append(f"{level + ' bots':<24} {a['hands_per_s']:>9,.1f} {b['hands_per_s']:>9,.1f} "
-                     f"{ratio(b['hands_per_s'], a['hands_per_s']):>8} {'-':>14} {'-':>12}  "
-                     f"{'yes' if a['digest'] == b['digest'] else 'NO'}")
+    for ruleset_id in BOT_RULESETS:
+        for level in ("medium", "extreme"):
+            a, b = python["bots"][ruleset_id][level], native["bots"][ruleset_id][level]
+            lines.append(f"{level + ' ' + ruleset_id:<24} {a['hands_per_s']:>9,.1f} "
+                         f"{b['hands_per_s']:>9,.1f} "
+                         f"{ratio(b['hands_per_s'], a['hands_per_s']):>8} {'-':>14} {'-':>12}  "
+                         f"{'yes' if a['digest'] == b['digest'] else 'NO'}")
     lines += ["", "Where a random classic hand's time goes (µs a hand, parts timed alone on "
               "replayed hands)", f"{'part':<16} {'Python':>9} {'compiled':>9}"]
     for part in ("deal", "legal_actions", "choice", "apply"):
