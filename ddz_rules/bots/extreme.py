@@ -13,7 +13,7 @@ Going out is never searched (nothing beats it). Letting a teammate's play stand 
 against the best play over it: a peasant who overtakes a partner to take the lead, or to keep
 the landlord from it, is where search gains most for the peasants. Bidding follows ``medium``.
 
-Cost: about 200 ms a ``classic`` hand with every seat ``extreme`` (``benchmarks/bench_extreme.py``),
+Cost: about 100 ms a ``classic`` hand with every seat ``extreme`` (``benchmarks/bench_extreme.py``),
 most of it ``medium`` decisions in the belief's filter and the playouts; the belief's memos
 make a playout that reaches a position met before free.
 """
@@ -45,7 +45,7 @@ class ExtremeBot(Bot):
     """Playouts over ``medium`` in the worlds of a belief filtered by ``medium``'s play."""
 
     level = "extreme"
-    hands_per_batch = 1  # a fifth of a second a hand: progress comes hand by hand
+    hands_per_batch = 1  # a tenth of a second a hand: progress comes hand by hand
 
     def __init__(self, ruleset: Ruleset, candidates: int = CANDIDATES,
                  worlds: int = WORLDS, first_worlds: int = FIRST_WORLDS,
