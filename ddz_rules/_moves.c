@@ -17,6 +17,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "_packed.h"
@@ -366,6 +367,28 @@ hand_of(Lister *self, PyObject *value, u128 *hand)
     return held(self, *hand) > self->max_hand;
 }
 
+/* Whether the listing of hand must be left to Python for the wild ranks `wild` (the table's
+ * wild path, table.py): where hand holds a card of one of them, or `wild` is not a tuple of
+ * this table's ranks (Python then says what is wrong with it). */
+static int
+wild_held(const Lister *self, u128 hand, PyObject *wild)
+{
+    if (!PyTuple_Check(wild)) {
+        return 1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(wild); i++) {
+        PyObject *item = PyTuple_GET_ITEM(wild, i);
+        long rank = PyLong_Check(item) ? PyLong_AsLong(item) : -1;
+        if (rank == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+        }
+        if (rank < 0 || rank >= self->ranks || ((hand >> (self->bits * rank)) & self->field)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Append to self->out, from position n, the play ids of the walk bodies/skip over [i, end)
  * that the hand holds; the new count. */
 static Py_ssize_t
@@ -428,7 +451,7 @@ listed(Lister *self, Py_ssize_t n, PyObject *items)
 }
 
 static PyObject *
-leads_of(Lister *self, PyObject *hand_obj, PyObject *items)
+leads_of(Lister *self, PyObject *hand_obj, PyObject *wild, PyObject *items)
 {
     u128 hand;
     int refused = hand_of(self, hand_obj, &hand);
@@ -436,6 +459,9 @@ leads_of(Lister *self, PyObject *hand_obj, PyObject *items)
         if (refused < 0) {
             return NULL;
         }
+        Py_RETURN_NONE;
+    }
+    if (wild != NULL && wild_held(self, hand, wild)) {
         Py_RETURN_NONE;
     }
     return listed(self, list_leads(self, hand), items);
@@ -448,15 +474,21 @@ PyDoc_STRVAR(lead_ids_doc, "lead_ids(hand) -> list[int] | None\n\nThe ids of the
 static PyObject *
 Lister_lead_ids(Lister *self, PyObject *hand)
 {
-    return leads_of(self, hand, self->ids);
+    return leads_of(self, hand, NULL, self->ids);
 }
 
-PyDoc_STRVAR(leads_doc, "leads(hand) -> list[Play]\n\nAs lead_ids, the plays themselves.");
+PyDoc_STRVAR(leads_doc, "leads(hand, wild=()) -> list[Play] | None\n\nAs lead_ids, the plays "
+             "themselves; also None where hand holds a card of the\nwild ranks (a tuple) "
+             "given.");
 
 static PyObject *
-Lister_leads(Lister *self, PyObject *hand)
+Lister_leads(Lister *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    return leads_of(self, hand, self->plays);
+    if (nargs < 1 || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "leads() takes a hand and, optionally, wild ranks");
+        return NULL;
+    }
+    return leads_of(self, args[0], nargs == 2 ? args[1] : NULL, self->plays);
 }
 
 /* The walk (bodies, then skips) of the bodies whose class bit is set in mask, in answer order, with
@@ -530,20 +562,24 @@ Lister_learn(Lister *self, PyObject *const *args, Py_ssize_t nargs)
 enum answering { BY_CLASS, BY_PLAY, BY_READING };
 
 /* The answers to what args[1] names (see enum answering) listed in self->out: their count;
- * -2 where the hand is too large, the class is not learnt yet or the reading is not one of
- * the table's; -1 with an exception on bad arguments. */
+ * -2 where the hand is too large, the class is not learnt yet, the reading is not one of
+ * the table's, the play id is not one of the table's, or the hand holds a card of the wild
+ * ranks args[2] (a reading's answers only); -1 with an exception on bad arguments. */
 static Py_ssize_t
 list_answers(Lister *self, PyObject *const *args, Py_ssize_t nargs, enum answering by)
 {
     u128 hand;
-    if (nargs != 2) {
+    if (nargs != 2 && !(nargs == 3 && by == BY_READING)) {
         PyErr_SetString(PyExc_TypeError, "answers take a hand and a class, a play id or a "
-                        "reading");
+                        "reading (and, with a reading, optionally wild ranks)");
         return -1;
     }
     int refused = hand_of(self, args[0], &hand);
     if (refused) {
         return refused < 0 ? -1 : -2;
+    }
+    if (nargs == 3 && wild_held(self, hand, args[2])) {
+        return -2;
     }
     Py_ssize_t cls;
     if (by == BY_READING) {
@@ -557,9 +593,11 @@ list_answers(Lister *self, PyObject *const *args, Py_ssize_t nargs, enum answeri
         if (cls == -1 && PyErr_Occurred()) {
             return -1;
         }
-        if (cls < 0 || cls >= (by == BY_PLAY ? self->n_plays : self->n_bodies)) {
-            PyErr_Format(PyExc_ValueError, "no %s %zd in this table",
-                         by == BY_PLAY ? "play" : "class", cls);
+        if (by == BY_PLAY && (cls < 0 || cls >= self->n_plays)) {
+            return -2; /* not a play of this table: Python says so in its words */
+        }
+        if (by == BY_CLASS && (cls < 0 || cls >= self->n_bodies)) {
+            PyErr_Format(PyExc_ValueError, "no class %zd in this table", cls);
             return -1;
         }
         if (by == BY_PLAY) {
@@ -588,8 +626,8 @@ answered(Lister *self, PyObject *const *args, Py_ssize_t nargs, enum answering b
 
 PyDoc_STRVAR(answer_ids_doc, "answer_ids(hand, play) -> list[int] | None\n\nThe ids of the plays "
              "of hand that beat the play of id play, in table.py's order;\nNone where hand "
-             "holds more than max_hand cards or the play's class is not\nlearnt yet (see "
-             "learn).");
+             "holds more than max_hand cards, play is not an id of the table,\nor the play's "
+             "class is not learnt yet (see learn).");
 
 static PyObject *
 Lister_answer_ids(Lister *self, PyObject *const *args, Py_ssize_t nargs)
@@ -606,10 +644,10 @@ Lister_answers(Lister *self, PyObject *const *args, Py_ssize_t nargs)
     return answered(self, args, nargs, BY_CLASS, self->plays);
 }
 
-PyDoc_STRVAR(answers_to_doc, "answers_to(hand, reading) -> list[Play] | None\n\nThe plays of hand "
-             "that beat reading, the reading of a play of the table (the\nvery object); None "
-             "where it is not one, its class is not learnt yet, or hand\nholds more than "
-             "max_hand cards.");
+PyDoc_STRVAR(answers_to_doc, "answers_to(hand, reading, wild=()) -> list[Play] | None\n\nThe plays "
+             "of hand that beat reading, the reading of a play of the table (the\nvery "
+             "object); None where it is not one, its class is not learnt yet, hand\nholds more "
+             "than max_hand cards, or it holds a card of the wild ranks given.");
 
 static PyObject *
 Lister_answers_to(Lister *self, PyObject *const *args, Py_ssize_t nargs)
@@ -621,7 +659,7 @@ static PyMethodDef Lister_methods[] = {
     {"answers_to", (PyCFunction)(void (*)(void))Lister_answers_to, METH_FASTCALL,
      answers_to_doc},
     {"lead_ids", (PyCFunction)Lister_lead_ids, METH_O, lead_ids_doc},
-    {"leads", (PyCFunction)Lister_leads, METH_O, leads_doc},
+    {"leads", (PyCFunction)(void (*)(void))Lister_leads, METH_FASTCALL, leads_doc},
     {"answer_ids", (PyCFunction)(void (*)(void))Lister_answer_ids, METH_FASTCALL,
      answer_ids_doc},
     {"answers", (PyCFunction)(void (*)(void))Lister_answers, METH_FASTCALL, answers_doc},
@@ -1606,6 +1644,112 @@ static PyTypeObject RunnerType = {
     .tp_methods = Runner_methods,
 };
 
+/* ------------------------------------------------------------------ a listing served */
+
+/* A table's listing method answered by the lister: calling it calls `raw` (a lister method)
+ * and, where that gives None (what the lister cannot list: wild cards held, a hand over the
+ * largest, a class not learnt yet, a play not of the table) or a keyword is passed,
+ * `fallback` (the table's own method, which says or does what is needed) with the same
+ * arguments. So a listing the lister serves pays no Python frame. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *raw;
+    PyObject *fallback;
+    vectorcallfunc vectorcall;
+} Served;
+
+static PyObject *
+Served_vectorcall(Served *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    if (kwnames == NULL) {
+        PyObject *found = PyObject_Vectorcall(self->raw, args, nargsf, NULL);
+        if (found != Py_None) {
+            return found; /* the listing, or NULL with the lister's exception */
+        }
+        Py_DECREF(found);
+    }
+    return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+}
+
+static PyObject *
+Served_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *raw, *fallback;
+    if (!PyArg_ParseTuple(args, "OO:Served", &raw, &fallback)) {
+        return NULL;
+    }
+    if ((kwargs != NULL && PyDict_GET_SIZE(kwargs)) || !PyCallable_Check(raw) ||
+        !PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "Served(raw, fallback) takes two callables");
+        return NULL;
+    }
+    Served *self = (Served *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    Py_INCREF(raw);
+    self->raw = raw;
+    Py_INCREF(fallback);
+    self->fallback = fallback;
+    self->vectorcall = (vectorcallfunc)Served_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+Served_traverse(Served *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->raw);
+    Py_VISIT(self->fallback);
+    return 0;
+}
+
+static int
+Served_clear(Served *self)
+{
+    Py_CLEAR(self->raw);
+    Py_CLEAR(self->fallback);
+    return 0;
+}
+
+static void
+Served_dealloc(Served *self)
+{
+    PyObject_GC_UnTrack(self);
+    Served_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+Served_get_fallback(Served *self, void *Py_UNUSED(closure))
+{
+    Py_INCREF(self->fallback);
+    return self->fallback;
+}
+
+static PyGetSetDef Served_getset[] = {
+    {"fallback", (getter)Served_get_fallback, NULL,
+     "The table's own method, called where the lister gives None.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject ServedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ddz_rules._moves.Served",
+    .tp_doc = PyDoc_STR("Served(raw, fallback): a table's listing method answered by its "
+                        "compiled lister (raw),\nfalling back on the table's own method "
+                        "where raw gives None."),
+    .tp_basicsize = sizeof(Served),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = Served_new,
+    .tp_traverse = (traverseproc)Served_traverse,
+    .tp_clear = (inquiry)Served_clear,
+    .tp_dealloc = (destructor)Served_dealloc,
+    .tp_vectorcall_offset = offsetof(Served, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_getset = Served_getset,
+};
+
 static PyMethodDef module_functions[] = {
     {"draws", (PyCFunction)(void (*)(void))moves_draws, METH_FASTCALL, draws_doc},
     {NULL, NULL, 0, NULL},
@@ -1626,7 +1770,8 @@ static struct PyModuleDef moves_module = {
 PyMODINIT_FUNC
 PyInit__moves(void)
 {
-    if (PyType_Ready(&ListerType) < 0 || PyType_Ready(&RunnerType) < 0) {
+    if (PyType_Ready(&ListerType) < 0 || PyType_Ready(&RunnerType) < 0 ||
+        PyType_Ready(&ServedType) < 0) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&moves_module);
@@ -1642,6 +1787,12 @@ PyInit__moves(void)
     Py_INCREF(&RunnerType);
     if (PyModule_AddObject(module, "Runner", (PyObject *)&RunnerType) < 0) {
         Py_DECREF(&RunnerType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&ServedType);
+    if (PyModule_AddObject(module, "Served", (PyObject *)&ServedType) < 0) {
+        Py_DECREF(&ServedType);
         Py_DECREF(module);
         return NULL;
     }

@@ -5,12 +5,14 @@ refusing on bad input; clean under AddressSanitizer and UndefinedBehaviorSanitiz
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 import random
 import shutil
 import subprocess
 import sys
 import sysconfig
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,7 +22,14 @@ from hypothesis import strategies as st
 
 from ddz_rules import IllegalPlayError, UsageError, cards, compile_table, load
 from ddz_rules import table as table_module
-from ddz_rules.table import NATIVE_AFTER, PlayTable, Reading, lister_arrays, table_order
+from ddz_rules.table import (
+    NATIVE_AFTER,
+    PlayTable,
+    Reading,
+    _plays_within,
+    lister_arrays,
+    table_order,
+)
 
 from .conftest import RULESETS
 from .differential import mismatches, random_hand, sweep
@@ -183,12 +192,17 @@ def test_a_hand_larger_than_a_seat_holds_is_refused_in_one_line(native: bool) ->
                 call()
 
 
+@pytest.mark.parametrize("native", [True, False], ids=["lister", "python"])
 @pytest.mark.parametrize("previous", [-1, 24_639, 10**9])
-def test_an_id_outside_the_table_is_refused_in_one_line(previous: int) -> None:
-    table = compile_table(load("classic"))
-    with pytest.raises(UsageError, match=f"^no play has id {previous} under classic; ids run "
-                                         "from 0 to 24638$"):
-        table.answer_ids(table.key_of("345"), previous)
+def test_an_id_outside_the_table_is_refused_in_one_line(previous: int, native: bool) -> None:
+    table = PlayTable(load("classic"))
+    with pytest.MonkeyPatch.context() as patch:
+        if not native:
+            patch.setattr(table_module, "_moves", None)
+        table.compiled()
+        with pytest.raises(UsageError, match=f"^no play has id {previous} under classic; ids "
+                                             "run from 0 to 24638$"):
+            table.answer_ids(table.key_of("345"), previous)
 
 
 def test_a_play_with_wild_cards_has_no_id() -> None:
@@ -197,6 +211,92 @@ def test_a_play_with_wild_cards_has_no_id() -> None:
     play = table.play("35@pair/1/3", wild)
     with pytest.raises(IllegalPlayError, match="has no id"):
         table.id_of(play)
+
+
+# ---------------------------------------------------------------------------- served
+
+
+LISTINGS = ("leads", "lead_ids", "answers", "answer_ids")
+
+
+@needs_lister
+def test_a_compiled_table_lists_through_its_lister_with_its_own_methods_behind() -> None:
+    """Once compiled, the table's four listing methods are the lister's (no Python frame a
+    call), each with the class's method as its fallback, and they list the same."""
+    table = PlayTable(load("classic"))
+    table.compiled()
+    for name in LISTINGS:
+        served = getattr(table, name)
+        assert isinstance(served, moves.Served)
+        assert served.fallback == getattr(PlayTable, name).__get__(table)
+    hand = table.key_of("33344456789TJQKA2B")
+    trio = table.id_of(table.play("555K"))
+    reading = table.by_id[trio].reading
+    assert table.leads(hand) == PlayTable.leads(table, hand) == _plays_within(table._index,
+                                                                              hand)
+    assert table.lead_ids(hand) == PlayTable.lead_ids(table, hand)
+    assert table.answers(hand, reading) == PlayTable.answers(table, hand, reading)
+    assert table.answer_ids(hand, trio) == PlayTable.answer_ids(table, hand, trio)
+    assert table.leads(hand) is not table.leads(hand)  # a new list each call
+
+
+@needs_lister
+def test_what_the_lister_cannot_list_is_left_to_the_tables_own_methods() -> None:
+    """Wild cards held, a keyword, a reading that is not the table's own object: each goes
+    to the class's method, and the plays are those of a table that was never compiled."""
+    served, python = PlayTable(load("laizi")), PlayTable(load("laizi"))
+    served.compiled()
+    wild = (cards.RANK_INDEX["5"],)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(table_module, "_moves", None)
+        for hand_text in ("3345556", "33445566778899TT", "3456789TJQKA2BR"):
+            hand = served.key_of(hand_text)
+            pair = served.play("44").reading
+            twin = dataclasses.replace(pair)  # equal, but not the table's own object
+            assert twin is not pair
+            assert served.leads(hand, wild) == python.leads(hand, wild)
+            assert served.leads(hand, wild=wild) == python.leads(hand, wild)
+            assert served.leads(hand, ()) == python.leads(hand)
+            assert served.answers(hand, pair, wild) == python.answers(hand, pair, wild)
+            assert served.answers(hand, twin) == python.answers(hand, pair)
+            assert served.answers(hand, pair, list(wild)) == python.answers(hand, pair, wild)
+
+
+@needs_lister
+@pytest.mark.parametrize("call", [
+    lambda lister, hand: lister.answer_ids(hand, 10**6),
+    lambda lister, hand: lister.answer_ids(hand, -1),
+    lambda lister, hand: lister.leads(hand, (cards.RANK_INDEX["3"],)),
+    lambda lister, hand: lister.leads(hand, [0]),
+    lambda lister, hand: lister.leads(hand, ("3",)),
+    lambda lister, hand: lister.answers_to(hand, lister.leads(hand)[0].reading, (0,)),
+    lambda lister, hand: lister.lead_ids(hand * 6),  # 24 cards
+], ids=["play-outside", "play-negative", "wild-held", "wild-not-a-tuple", "wild-not-a-rank",
+        "answer-wild-held", "too-many-cards"])
+def test_the_lister_gives_none_for_what_python_must_list_or_refuse(
+        call: Callable[[object, int], object]) -> None:
+    table = compile_table(load("classic"))
+    lister = table.compiled()
+    assert call(lister, table.key_of("3345")) is None
+
+
+@needs_lister
+def test_a_served_table_is_freed_once_unreferenced() -> None:
+    """A table and its served methods refer to each other; the collector frees them."""
+    table = PlayTable(load("two-player"))
+    table.compiled()
+    gone = weakref.ref(table)
+    del table
+    gc.collect()
+    assert gone() is None
+
+
+@needs_lister
+def test_served_takes_two_callables() -> None:
+    with pytest.raises(TypeError, match="two callables"):
+        moves.Served(1, print)
+    with pytest.raises(TypeError):
+        moves.Served(print)
 
 
 # ---------------------------------------------------------------------------- bad input
@@ -256,13 +356,12 @@ def test_a_malformed_table_is_refused_before_anything_is_listed(
     lambda lister: lister.lead_ids("345"),
     lambda lister: lister.answers(0, -1),
     lambda lister: lister.answers(0, 10**6),
-    lambda lister: lister.answer_ids(0, 10**6),
     lambda lister: lister.answer_ids(0),
     lambda lister: lister.answers_to(0),
     lambda lister: lister.learn(0, b"\x01"),
     lambda lister: lister.learn(10**6, b""),
 ], ids=["negative", "past-the-ranks", "too-wide", "guard-bits", "not-an-int",
-        "class-negative", "class-outside", "play-outside", "too-few-arguments",
+        "class-negative", "class-outside", "too-few-arguments",
         "answers-to-without-a-reading",
         "mask-short", "learn-class-outside"])
 def test_the_lister_refuses_what_it_cannot_read(call: Callable[[object], object]) -> None:
@@ -303,6 +402,7 @@ for ruleset_id in sys.argv[3].split(","):
     found = sweep(compile_table(load(ruleset_id)), seed=3, count=int(sys.argv[2]))
     assert not found, (ruleset_id, found[:3])
 laizi = compile_table(load("laizi"))
+laizi.compiled()  # its listings served by the lister, wild hands falling back on Python
 rng = random.Random(5)
 deck = [r for r, n in enumerate(laizi.ruleset.copies) for _ in range(n)]
 for _ in range(int(sys.argv[2])):
