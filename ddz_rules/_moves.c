@@ -1661,6 +1661,10 @@ typedef struct {
 static PyObject *
 Served_vectorcall(Served *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
+    if (self->raw == NULL || self->fallback == NULL) { /* cleared by the collector */
+        PyErr_SetString(PyExc_ReferenceError, "this table's listing is gone");
+        return NULL;
+    }
     if (kwnames == NULL) {
         PyObject *found = PyObject_Vectorcall(self->raw, args, nargsf, NULL);
         if (found != Py_None) {
@@ -1722,6 +1726,9 @@ Served_dealloc(Served *self)
 static PyObject *
 Served_get_fallback(Served *self, void *Py_UNUSED(closure))
 {
+    if (self->fallback == NULL) {
+        Py_RETURN_NONE;
+    }
     Py_INCREF(self->fallback);
     return self->fallback;
 }
