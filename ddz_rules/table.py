@@ -649,7 +649,7 @@ class PlayTable:
         table) the method of this class answers, with the same arguments."""
         for name, raw in (("leads", lister.leads), ("lead_ids", lister.lead_ids),
                           ("answers", lister.answers_to), ("answer_ids", lister.answer_ids)):
-            setattr(self, name, _moves.Served(raw, getattr(PlayTable, name).__get__(self)))
+            setattr(self, name, _moves.Served(raw, getattr(type(self), name).__get__(self)))
 
     def _flattenable(self) -> bool:
         return (self.size_estimate() <= MAX_READINGS
