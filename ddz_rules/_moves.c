@@ -8,7 +8,9 @@
  * bodies slot by slot (lowest rank, then width), answers visit them in the table's run order,
  * skipping to the end of a run at the first body the hand lacks, exactly as table.py's
  * _collect does. Which bodies may answer a class is a mask Python computes from
- * Reading.beats and hands over with learn(); nothing here compares readings.
+ * Reading.beats and hands over with learn(); nothing here compares readings. Served, near
+ * the end, lets a compiled table's listing methods be the lister's own, with the table's
+ * Python methods behind them for what the lister leaves to Python (it answers None).
  *
  * Card sets are packed integers (ddz_rules/cards.py): a field of `bits` bits per rank whose
  * top bit is the guard, so a set lies within another when ((top - set) & guard) == guard,
