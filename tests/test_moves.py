@@ -24,6 +24,7 @@ from ddz_rules import IllegalPlayError, UsageError, cards, compile_table, load
 from ddz_rules import table as table_module
 from ddz_rules.table import (
     NATIVE_AFTER,
+    Play,
     PlayTable,
     Reading,
     _plays_within,
@@ -278,6 +279,26 @@ def test_the_lister_gives_none_for_what_python_must_list_or_refuse(
     table = compile_table(load("classic"))
     lister = table.compiled()
     assert call(lister, table.key_of("3345")) is None
+
+
+@needs_lister
+def test_a_subclass_of_the_table_keeps_its_own_methods_behind_the_lister() -> None:
+    """What the lister leaves to Python goes to the subclass's override, not PlayTable's."""
+    asked: list[int] = []
+
+    class Watched(PlayTable):
+        def leads(self, hand: int, wild: tuple[int, ...] = ()) -> list[Play]:
+            asked.append(hand)
+            return super().leads(hand, wild)
+
+    table = Watched(load("laizi"))
+    table.compiled()
+    natural, holding = table.key_of("3344"), table.key_of("3355")
+    table.leads(natural, (cards.RANK_INDEX["5"],))  # served by the lister
+    assert asked == []
+    wild_leads = table.leads(holding, (cards.RANK_INDEX["5"],))  # the wild path: Python's
+    assert asked == [holding]
+    assert wild_leads == PlayTable(load("laizi")).leads(holding, (cards.RANK_INDEX["5"],))
 
 
 @needs_lister
