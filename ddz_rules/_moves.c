@@ -859,6 +859,9 @@ typedef struct {
     int must_beat, warns_single, first_holds;
     int64_t per_card, shut_out; /* cards-left settlement: per card, times for a seat shut out */
     int liable_pays;      /* the seat that let the winner out pays for all */
+    int liable_causal;    /* ... only where its highest single would have held the winner */
+    int last_card_free;   /* a loser holding one card pays nothing */
+    int paid_on_win;      /* a play is paid once it wins its trick, not when it is played */
     Py_ssize_t n_pool, n_drawn;
     uint8_t *wild_pool;   /* n_pool: the ranks the deal may draw wild (Random.sample's pool) */
     uint8_t *wild_before; /* n_drawn: each drawn rank is wild from the deal on, else past the
@@ -922,7 +925,8 @@ Runner_init(Runner *self, PyObject *args, PyObject *kwargs)
                             "play_factor", "spring", "anti_spring", "cap", "bonus_key",
                             "bonus_amount", "bonus_paid", "priority", "alone", "last_only",
                             "play_paid", "bound", "must_beat", "warns_single", "first_holds",
-                            "per_card", "shut_out", "liable_pays", "wild_pool",
+                            "per_card", "shut_out", "liable_pays", "last_card_free",
+                            "liable_causal", "paid_on_win", "wild_pool",
                             "wild_before", "wild_turn", "facts", NULL};
     PyObject *lister, *teach, *deck, *first, *node_edges, *edge_child, *roots, *landlord, *goal;
     PyObject *base, *factor, *calls, *play_key, *play_factor, *bonus_key, *bonus_amount;
@@ -934,13 +938,14 @@ Runner_init(Runner *self, PyObject *args, PyObject *kwargs)
         return -1;
     }
     if (!PyArg_ParseTupleAndKeywords(
-            args, kwargs, "O!OiiiSiSSSSSSSSSSSLLLSSSSpSSppppLLpSSOO:Runner", names, &ListerType, &lister,
+            args, kwargs, "O!OiiiSiSSSSSSSSSSSLLLSSSSpSSppppLLppppSSOO:Runner", names, &ListerType, &lister,
             &teach, &self->players, &self->hand_size, &self->kitty, &deck, &self->draw,
             &first, &node_edges, &edge_child, &roots, &landlord, &goal, &base,
             &factor, &calls, &play_key, &play_factor, &spring, &anti_spring, &cap, &bonus_key,
             &bonus_amount, &bonus_paid, &priority, &self->alone, &last_only, &play_paid,
             &self->bound, &self->must_beat, &self->warns_single, &self->first_holds, &per_card, &shut_out,
-            &self->liable_pays, &wild_pool, &wild_before, &wild_turn, &facts)) {
+            &self->liable_pays, &self->last_card_free, &self->liable_causal, &self->paid_on_win,
+            &wild_pool, &wild_before, &wild_turn, &facts)) {
         return -1;
     }
     Lister *with = (Lister *)lister;
@@ -1200,7 +1205,7 @@ settle_alone(Runner *self, const u128 *hands, const int *plays, int winner, int 
     int64_t owed[16], total = 0;
     for (int s = 0; s < n; s++) {
         owed[s] = 0;
-        if (s == winner) {
+        if (s == winner || (self->last_card_free && held(self->lister, hands[s]) == 1)) {
             continue;
         }
         if (__builtin_mul_overflow((int64_t)held(self->lister, hands[s]), self->per_card,
@@ -1414,7 +1419,9 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
     const int bound = self->bound;
     const Py_ssize_t play_starts = steps;
     int seat = landlord >= 0 ? landlord : first, beat_seat = -1, passes = 0, winner = -1;
-    int letting_out = -1, liable = -1, plays[16] = {0};
+    int letting_out = -1, letting_high = -1, liable = -1, plays[16] = {0};
+    int waiting_seat = -1;  /* scoring.bomb_paid_when trick_won: the bomb leading the trick */
+    int64_t waiting = 0;
     int32_t beat = -1; /* the play to beat, by its table id, where it has one */
     Py_ssize_t side_plays[2] = {0, 0}; /* the opponents', the landlord side's */
     while (winner < 0) {
@@ -1459,6 +1466,10 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
             Py_XDECREF(python);
             letting_out = -1;
             if (++passes == n - 1) {
+                if (waiting) {
+                    pay(out->scores, n, waiting_seat, waiting);
+                    waiting = 0;
+                }
                 seat = beat_seat;
                 beat = -1;
                 Py_CLEAR(beat_obj);
@@ -1497,8 +1508,10 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
             factor = self->play_factor[beat];
             paid = self->play_paid[beat];
         }
-        liable = letting_out;
+        liable = letting_out >= 0 && (!self->liable_causal || highest(lister, key) <= letting_high)
+                 ? letting_out : -1;
         letting_out = bound && next_cards == 1 && low_single(lister, key, hand) ? seat : -1;
+        letting_high = highest(lister, hand);
         hands[seat] -= key;
         plays[seat]++;
         if (called >= 0 && partner < 0 && seat != landlord &&
@@ -1512,7 +1525,9 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
                 goto done;
             }
         }
-        if (paid) {
+        waiting = self->paid_on_win ? paid : 0;
+        waiting_seat = seat;
+        if (paid && !self->paid_on_win) {
             pay(out->scores, n, seat, paid);
         }
         beat_seat = seat;
@@ -1525,6 +1540,9 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
         }
     }
     out->choices = steps;
+    if (waiting) { /* the play that ended the hand wins its trick */
+        pay(out->scores, n, winner, waiting);
+    }
     if (landlord < 0) {
         result = settle_alone(self, hands, plays, winner, liable, out->scores);
         goto done;

@@ -373,7 +373,22 @@ def cmd_moves(args: argparse.Namespace) -> int:
     moves.sort(key=lambda m: (table_order(m.key), m.reading.type, m.reading.length,
                               m.reading.rank_index, m.reading.kicker_key))
     listed = list(dict.fromkeys(table.notation(m, wild) for m in moves))
-    _emit(args, listed, lambda: "\n".join(listed) if listed else "(no legal play: pass)")
+    risky = list(dict.fromkeys(table.notation(m, wild)
+                               for m in duties.risky(table.ruleset, moves, turn)))
+
+    def text() -> str:
+        if not listed:
+            return "(no legal play: pass)"
+        note = ""
+        if risky:
+            top = cards.RANKS[duties.highest_rank(hand)]
+            why = (f" where your highest single, {top}, would have held him"
+                   if table.ruleset.liable_if == "highest_would_hold" else "")
+            note = (f"\nnote: if the next player goes out on {', '.join(risky)}, you pay for "
+                    f"everyone{why} (scoring.liability)")
+        return "\n".join(listed) + note
+
+    _emit(args, listed, text)
     return 0
 
 
@@ -451,6 +466,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     def text() -> str:
         if not outcome.valid:
+            if "field" in payload:  # the actions replay; the result the record states is wrong
+                return f"invalid: {payload['reason']}"
             return (f"invalid: action {payload['index']} ({payload['action']!r}): "
                     f"{payload['reason']}")
         return _result_text(payload)
@@ -466,7 +483,7 @@ def _replay_match(args: argparse.Namespace, record: dict[str, Any]) -> int:
     def text() -> str:
         if not checked.valid:
             where = f"hand {payload['hand']}" if payload["hand"] is not None else "result"
-            if payload["index"] is not None:
+            if payload["index"] is not None and "field" not in payload:
                 where += f", action {payload['index']} ({payload['action']!r})"
             return f"invalid: {where}: {payload['reason']}"
         verdict = (f"a tie between seats {payload['winners']}" if payload["tie"]
@@ -1046,8 +1063,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--beat", metavar="PLAY", help="the play to answer (default: leading)")
     p.add_argument("--wild", metavar="RANKS", help=WILD_HELP)
     p.add_argument("--next-cards", type=int, metavar="N",
-                   help="cards the next player holds, for play.last_card_warning (default: "
-                        "more than one)")
+                   help="cards the next player holds, for play.last_card_warning and "
+                        "scoring.liability (default: more than one)")
     p.add_argument("--first", action="store_true",
                    help="the hand's first play, by the holder of the lead card "
                         "(play.first_play_holds_lead_card)")

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from ddz_rules import cards
 from ddz_rules.errors import UsageError
 from ddz_rules.ruleset import Ruleset
+from ddz_rules.scoring import liable_pays
 from ddz_rules.table import Play
 
 
@@ -50,6 +51,13 @@ def binding(ruleset: Ruleset) -> bool:
                 or ruleset.last_card_warning != "none")
 
 
+def warns_last_card(ruleset: Ruleset) -> bool:
+    """Whether a player's last card is a matter of the rules: ``play.last_card_warning`` forces
+    something while the next player holds one card, or ``scoring.liability`` may make a player
+    pay for letting him out."""
+    return ruleset.last_card_warning != "none" or ruleset.liability != "none"
+
+
 def highest_rank(hand: int) -> int:
     """The highest rank a packed hand holds (-1 for an empty hand)."""
     counts = cards.unpack(hand)
@@ -65,13 +73,18 @@ def turn_of(ruleset: Ruleset, hand: int, next_cards: int | None, first: bool) ->
         raise UsageError(f"--first: no rule of {ruleset.id} binds the hand's first play "
                          "(play.first_play_holds_lead_card is not stated or is false)")
     if next_cards is not None:
-        if ruleset.last_card_warning == "none":
+        if not warns_last_card(ruleset):
             raise UsageError(f"--next-cards: no rule of {ruleset.id} reads what the next player "
-                             "holds (play.last_card_warning is none)")
+                             "holds (play.last_card_warning and scoring.liability are none)")
         if next_cards < 1:
             raise UsageError(f"--next-cards: expected a number of cards, at least 1, not "
                              f"{next_cards}")
     lead = cards.parse_suited(ruleset.lead_card)[0] if first and ruleset.lead_card else None
+    if lead is not None and not hand >> (cards.FIELD_BITS * lead) & cards.FIELD_MASK:
+        raise UsageError(f"--first: the hand holds no {cards.RANKS[lead]}, so it cannot make "
+                         f"the hand's first play: that play must contain the lead card "
+                         f"{ruleset.lead_card} (play.first_play_holds_lead_card), and only its "
+                         "holder makes it")
     return Turn(hand, 2 if next_cards is None else next_cards, lead)
 
 
@@ -122,3 +135,12 @@ def lets_out(ruleset: Ruleset, play: Play, turn: Turn) -> bool:
     its player pay for everyone."""
     return (turn.next_cards == 1 and cards.size(play.key) == 1
             and cards.ranks_of(play.key)[0] != highest_rank(turn.hand))
+
+
+def risky(ruleset: Ruleset, plays: Iterable[Play], turn: Turn) -> list[Play]:
+    """The plays of ``plays`` that may make their player pay for everyone (``scoring.
+    liability``): the singles below his highest rank while the next player holds one card,
+    on which that player may go out (:func:`lets_out`)."""
+    if not liable_pays(ruleset):
+        return []
+    return [p for p in plays if lets_out(ruleset, p, turn)]

@@ -32,6 +32,8 @@ from ddz_rules.scoring import (
     closing_events,
     dealt_bonuses,
     event,
+    liable,
+    paid_when_played,
     redeal,
     settle,
     settle_alone,
@@ -403,11 +405,14 @@ class Hand:
         self.called: int | None = None
         self.partner: int | None = None
         self.partner_call: str | None = None
-        #: Bombs paid at once (``scoring.bomb_payments``), in the order they were played.
+        #: Bombs paid (``scoring.bomb_payments``), in the order they were paid.
         self.bombs_paid: list[BonusPayment] = []
+        #: ``scoring.bomb_paid_when: trick_won``: the payment of the bomb that leads the trick
+        #: now, made if it wins it (cleared by the next play).
+        self.bomb_waiting: BonusPayment | None = None
         #: ``scoring.liability``: the seat whose single, below its highest rank, the warned
-        #: next player may now go out on (cleared by the next action).
-        self.letting_out: int | None = None
+        #: next player may now go out on, and that highest rank (cleared by the next action).
+        self.letting_out: tuple[int, int] | None = None
         #: Whether any play duty applies (:func:`ddz_rules.duties.binding`): else none is checked.
         self.bound = duties.binding(ruleset)
         if not ruleset.has_landlord:  # every player alone: the first leader plays at once
@@ -595,6 +600,7 @@ class Hand:
         self.public_plays.append((seat, None))
         self.passes += 1
         if self.passes == self.ruleset.players - 1:  # play.trick: others_pass
+            self._pay_waiting_bomb()
             self.to_act, self.to_beat, self.to_beat_seat, self.passes = (
                 self.to_beat_seat, None, None, 0)
         else:
@@ -620,8 +626,13 @@ class Hand:
             if why:
                 raise IllegalActionError(f"seat {seat} may not play {cards.key_text(play.key)}: "
                                          f"{why}")
-            lets_out = seat if duties.lets_out(self.ruleset, play, turn) else None
-        liable, self.letting_out = self.letting_out, lets_out
+            if duties.lets_out(self.ruleset, play, turn):
+                lets_out = (seat, duties.highest_rank(hand))
+        to_blame = None
+        if self.letting_out is not None and liable(self.ruleset, self.letting_out[1],
+                                                   duties.highest_rank(play.key)):
+            to_blame = self.letting_out[0]
+        self.letting_out = lets_out
         self.hands[seat] = hand - play.key
         self.plays_by_seat[seat] += 1
         self.log.append(Played(seat, play))
@@ -638,14 +649,16 @@ class Hand:
         if found:
             self.events.append(found)
         paid = bomb_payment(self.ruleset, play.reading.type)
-        if paid:
-            self.bombs_paid.append(BonusPayment(name, seat, paid))
+        self.bomb_waiting = BonusPayment(name, seat, paid) if paid else None
+        if paid_when_played(self.ruleset):
+            self._pay_waiting_bomb()
         self.to_beat, self.to_beat_seat, self.passes = play, seat, 0
         left = cards.size(self.hands[seat])
         if self.landlord is None:
             if left == 0:
+                self._pay_waiting_bomb()  # a bomb that empties its player's hand wins the trick
                 self._settle(settle_alone(self.ruleset, seat, self.hands, self.plays_by_seat,
-                                          liable, self.bombs_paid))
+                                          to_blame, self.bombs_paid))
             else:
                 self.to_act = (seat + 1) % self.ruleset.players
             return
@@ -654,6 +667,12 @@ class Hand:
             self._finish(winner=seat)
         else:
             self.to_act = (seat + 1) % self.ruleset.players
+
+    def _pay_waiting_bomb(self) -> None:
+        """Pay the bomb waiting for its payment (:attr:`bomb_waiting`), if there is one."""
+        if self.bomb_waiting is not None:
+            self.bombs_paid.append(self.bomb_waiting)
+            self.bomb_waiting = None
 
     def _finish(self, winner: int) -> None:
         assert self.landlord is not None

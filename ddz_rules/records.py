@@ -53,6 +53,7 @@ from ddz_rules.inputs import read_bounded, resolve_beside, strict_validator
 from ddz_rules.match import MatchState, Outcome, first_dealer, hand_winners
 from ddz_rules.outputs import write_new
 from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
+from ddz_rules.scoring import Result
 
 MAX_RECORD_BYTES = 1024 * 1024
 #: Arrays and objects nest at most this deep in a record; the deepest a record needs is 5
@@ -445,11 +446,14 @@ class Replay:
     index: int | None = None
     action: str | None = None
     reason: str | None = None
+    #: The field of the record's stated ``result`` that its actions disagree with, if that
+    #: is the fault (``result.scores``).
+    field: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         if not self.valid:
             return {"valid": False, "index": self.index, "action": self.action,
-                    "reason": self.reason}
+                    "reason": self.reason, **({"field": self.field} if self.field else {})}
         result = self.hand.result
         assert result is not None
         return {"valid": True, **result.to_json()}
@@ -749,7 +753,34 @@ def replay(record: dict[str, Any], where: str = "record") -> Replay:
         return Replay(False, hand, len(actions), None,
                       f"the record stops before the hand ends ({hand.phase.value} phase, "
                       f"seat {hand.to_act} to act){missing}")
+    wrong = stated_result_fault(record.get("result"), hand.result)
+    if wrong:
+        return Replay(False, hand, len(actions), None, wrong[1], wrong[0])
     return Replay(True, hand)
+
+
+def stated_result_fault(stated: dict[str, Any] | None,
+                        result: Result) -> tuple[str, str] | None:
+    """Where a record's own ``result`` disagrees with the result its actions give, the first
+    field that does (``result.scores``) and why, in one line; None where it agrees or states
+    none. Every field of the record schema's ``result`` it states is checked; one it leaves
+    out is not (a record may state part of its result), nor is a field the schema does not
+    name (a writer's own note)."""
+    if stated is None:
+        return None
+    actual = result.to_json()
+    known = record_schema()["properties"]["result"]["properties"]
+    for name, value in stated.items():
+        if name not in known:
+            continue
+        field = f"result.{name}"
+        if name not in actual:
+            return field, (f"field {field}: the record says {_SHORT.repr(value)}, but its "
+                           "actions give a result without it")
+        if value != actual[name] or type(value) is not type(actual[name]):
+            return field, (f"field {field}: the record says {_SHORT.repr(value)}, but its "
+                           f"actions give {_SHORT.repr(actual[name])}")
+    return None
 
 
 def replay_deal(hand_record: dict[str, Any], where: str, number: int) -> Replay:
@@ -774,11 +805,14 @@ class MatchReplay:
     index: int | None = None
     action: str | None = None
     reason: str | None = None
+    #: As :attr:`Replay.field`, for the hand at fault.
+    field: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         if not self.valid:
             return {"valid": False, "hand": self.hand, "index": self.index,
-                    "action": self.action, "reason": self.reason}
+                    "action": self.action, "reason": self.reason,
+                    **({"field": self.field} if self.field else {})}
         assert self.outcome is not None
         o = self.outcome
         return {"valid": True, "match": True, "totals": list(o.totals),
@@ -804,7 +838,7 @@ def replay_match(record: dict[str, Any], where: str = "record") -> MatchReplay:
         done = replay_deal(hand_record, where, number)
         if not done.valid:
             return MatchReplay(False, hand=number, index=done.index, action=done.action,
-                               reason=done.reason)
+                               reason=done.reason, field=done.field)
         if done.hand.deal.dealer != state.dealer:
             return MatchReplay(False, hand=number, reason=(
                 f"dealt by seat {done.hand.deal.dealer}, but match.rotation "

@@ -16,7 +16,7 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -173,6 +173,9 @@ class CombinationType:
     event: str = ""
     #: ``wilds``: the wild cards its body may hold (any, none, some, all; see the schema).
     wilds: str = "any"
+    #: ``play.last_play_answers``: the other types a play of this type may answer, besides its
+    #: own (it is kept for a player's last play, so it answers them only to go out).
+    answers: tuple[str, ...] = ()
 
     @property
     def needs_wilds(self) -> bool:
@@ -271,7 +274,13 @@ class Ruleset:
     per_card: int = 1
     shut_out: int = 1
     bomb_payments: tuple[tuple[str, int], ...] = ()
+    #: ``scoring.bomb_paid_when``: ``played`` or ``trick_won``.
+    bomb_paid_when: str = "played"
+    #: ``scoring.last_card_free``: a loser holding one card pays nothing.
+    last_card_free: bool = False
     liability: str = "none"
+    #: ``scoring.liable_if``: ``lower_single`` or ``highest_would_hold``.
+    liable_if: str = "lower_single"
 
     @property
     def deck_size(self) -> int:
@@ -450,6 +459,13 @@ INERT: tuple[Inert, ...] = (
     Inert("scoring.liability", lambda r: r.last_card_warning == "highest_single",
           "play.last_card_warning highest_single lets nobody play a lower single to a warned "
           "player"),
+    Inert("scoring.liable_if", lambda r: r.liability != "pays_for_all",
+          "scoring.liability is {r.liability}: nobody pays for all"),
+    Inert("scoring.liable_if", lambda r: r.last_card_warning == "highest_single",
+          "play.last_card_warning highest_single lets nobody play a lower single to a warned "
+          "player"),
+    Inert("scoring.bomb_paid_when", lambda r: not r.paid_at_once,
+          "scoring.bomb_payments pays for no play class played here"),
     Inert("play.lead_card_missing", lambda r: r.undealt == 0,
           "every card is dealt, so the lead card always is"),
     Inert("scoring.spring", lambda r: "spring" not in r.factors,
@@ -903,6 +919,28 @@ def _suits(data: Mapping[str, Any], suited: Sequence[int], copies: tuple[int, ..
     return suits, tuple(full), tuple(counts)
 
 
+def _unheld_body(ctype: CombinationType, copies: Sequence[int]) -> str | None:
+    """Why no deck of ``copies`` holds a body of ``ctype`` (its shortest chain, ``width``
+    cards of each rank), or None where one does. A type that needs wild cards is left to
+    them; kickers and the hand's size are checked when the table is compiled."""
+    if ctype.needs_wilds:
+        return None
+    span = range(ctype.low, ctype.high - ctype.min_length + 2)
+    if any(all(copies[r] >= ctype.width for r in range(start, start + ctype.min_length))
+           for start in span):
+        return None
+    ranks = range(ctype.low, ctype.high + 1)
+    most = max(copies[r] for r in ranks)
+    where = (f"of a rank from {cards.RANKS[ctype.low]} to {cards.RANKS[ctype.high]}"
+             if ctype.high > ctype.low else f"of rank {cards.RANKS[ctype.low]}")
+    held = (f"at most {most} of any of them" if ctype.high > ctype.low else
+            f"{most}")
+    chain = f" on each of {ctype.min_length} ranks in a row" if ctype.min_length > 1 else ""
+    return (f"its body needs {ctype.width} cards {where}{chain}, and the deck holds {held} "
+            "(deck.copies, less deck.removed), so it could never be played; remove it with "
+            "'enabled: false' or change its shape")
+
+
 @dataclass(frozen=True)
 class _PlayRules:
     first_leader: str
@@ -912,6 +950,44 @@ class _PlayRules:
     must_beat: bool
     last_card_warning: str
     last_play_only: tuple[str, ...]
+    #: ``play.last_play_answers``: for a type kept for the last play, the other types it answers.
+    last_play_answers: Mapping[str, tuple[str, ...]]
+
+
+def _enabled(name: str, names: Sequence[str]) -> str:
+    """Why ``name`` is not an enabled combination, with the nearest that is."""
+    near = difflib.get_close_matches(name, names, n=1)
+    hint = f"; did you mean '{near[0]}'?" if near else ""
+    return f"'{name}' is not an enabled combination{hint}"
+
+
+def _last_play_answers(play: Mapping[str, Any], combos: Sequence[CombinationType],
+                       only_last: tuple[str, ...],
+                       fail: Callable[..., RulesetError]) -> dict[str, tuple[str, ...]]:
+    """``play.last_play_answers``, each entry checked: a type kept for the last play, answering
+    other enabled types of its body width and class."""
+    stated = play.get("last_play_answers", {}).get("value", {})
+    by_name = {c.name: c for c in combos}
+    where = ("play", "last_play_answers", "value")
+    for name, others in stated.items():
+        if name not in by_name:
+            raise fail(_enabled(name, list(by_name)), *where, name)
+        if name not in only_last:
+            raise fail(f"'{name}' is not kept for a player's last play (play.last_play_only), "
+                       "and only such a play may answer another type", *where, name)
+        mine = by_name[name]
+        for index, other in enumerate(others):
+            if other not in by_name:
+                raise fail(_enabled(other, list(by_name)), *where, name, index)
+            theirs = by_name[other]
+            if other == name:
+                raise fail(f"'{name}' answers its own type already", *where, name, index)
+            if (mine.width, mine.level) != (theirs.width, theirs.level):
+                raise fail(f"'{name}' ({mine.width} cards a rank, class {mine.klass}) cannot "
+                           f"answer '{other}' ({theirs.width} cards a rank, class "
+                           f"{theirs.klass}): the bodies compared must be alike",
+                           *where, name, index)
+    return {name: tuple(others) for name, others in stated.items()}
 
 
 def _play_rules(data: Mapping[str, Any], sides: str, suits: str, suited_deck: Sequence[str],
@@ -957,10 +1033,7 @@ def _play_rules(data: Mapping[str, Any], sides: str, suits: str, suited_deck: Se
     only_last = tuple(get("last_play_only", ()))
     for index, name in enumerate(only_last):
         if name not in names:
-            near = difflib.get_close_matches(name, names, n=1)
-            hint = f"; did you mean '{near[0]}'?" if near else ""
-            raise fail(f"'{name}' is not an enabled combination{hint}",
-                       "play", "last_play_only", "value", index)
+            raise fail(_enabled(name, names), "play", "last_play_only", "value", index)
     lone = [c for c in combos if c.width == 1 and c.min_length == 1 and not c.kicker_unit
             and not c.needs_wilds]
     for rank in sorted({r for c in lone for r in range(c.low, c.high + 1)}):
@@ -972,7 +1045,8 @@ def _play_rules(data: Mapping[str, Any], sides: str, suits: str, suited_deck: Se
                        "last_play_only", "value", only_last.index(kept[0]))
     return _PlayRules(leader, lead, missing if undealt else None,
                       get("first_play_holds_lead_card", False), get("must_beat", False),
-                      get("last_card_warning", "none"), only_last)
+                      get("last_card_warning", "none"), only_last,
+                      _last_play_answers(play, combos, only_last, fail))
 
 
 @dataclass(frozen=True)
@@ -980,7 +1054,10 @@ class _AloneScoring:
     per_card: int = 1
     shut_out: int = 1
     bomb_payments: tuple[tuple[str, int], ...] = ()
+    bomb_paid_when: str = "played"
+    last_card_free: bool = False
     liability: str = "none"
+    liable_if: str = "lower_single"
 
 
 def _alone_scoring(data: Mapping[str, Any], sides: str, played: set[str],
@@ -1004,8 +1081,13 @@ def _alone_scoring(data: Mapping[str, Any], sides: str, played: set[str],
                        f"class, so its payment would be prose the engine never runs (classes "
                        f"played here: {', '.join(sorted(played))})",
                        "scoring", "bomb_payments", "value", name)
+    def get(key: str, default: Any) -> Any:
+        return scoring[key]["value"] if key in scoring else default
+
     return _AloneScoring(scoring["per_card"]["value"], scoring["shut_out"]["value"],
-                         tuple(payments.items()), scoring.get("liability", {}).get("value", "none"))
+                         tuple(payments.items()), get("bomb_paid_when", "played"),
+                         get("last_card_free", False), get("liability", "none"),
+                         get("liable_if", "lower_single"))
 
 
 def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[str, int]],
@@ -1090,6 +1172,10 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         ))
     if not combos:
         raise fail("no combination type is enabled", "combinations")
+    for ctype in combos:
+        short = _unheld_body(ctype, copies)
+        if short:
+            raise fail(short, "combinations", ctype.name)
     sides = _value(data, "teams", "sides")
     # A ruleset without a landlord has no auction: inherited auction points are left out.
     auction = data["auction"] if sides == "landlord" else {}
@@ -1188,6 +1274,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
                    "equally", "teams", "partner", "value")
     play_rules = _play_rules(data, sides, suits, suited_deck, combos,
                              players * hand_size + kitty < deck_size, fail)
+    combos = [replace(c, answers=play_rules.last_play_answers.get(c.name, ())) for c in combos]
     conflict = _landlord_part(data, top.data)
     if conflict:
         raise fail(conflict[0], *conflict[1])
@@ -1223,5 +1310,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
         first_play_holds_lead_card=play_rules.first_play_holds_lead_card,
         must_beat=play_rules.must_beat, last_card_warning=play_rules.last_card_warning,
         last_play_only=play_rules.last_play_only, per_card=alone.per_card,
-        shut_out=alone.shut_out, bomb_payments=alone.bomb_payments, liability=alone.liability,
+        shut_out=alone.shut_out, bomb_payments=alone.bomb_payments,
+        bomb_paid_when=alone.bomb_paid_when, last_card_free=alone.last_card_free,
+        liability=alone.liability, liable_if=alone.liable_if,
     )

@@ -53,8 +53,11 @@ from ddz_rules.scoring import (
     auction_events,
     base_of,
     bomb_payment,
+    cards_owed,
     event,
+    liable,
     liable_pays,
+    paid_when_played,
 )
 from ddz_rules.table import Play, PlayTable, compile_table, native_modules
 
@@ -151,6 +154,9 @@ class RunnerArrays(TypedDict):
     per_card: int
     shut_out: int
     liable_pays: bool
+    last_card_free: bool
+    liable_causal: bool
+    paid_on_win: bool
     wild_pool: bytes
     wild_before: bytes
 
@@ -187,9 +193,13 @@ def runner_arrays(ruleset: Ruleset, table: PlayTable) -> RunnerArrays:
       listed in Python (``wild_turn``, :func:`_wild_turns`).
     * Where a card's holder leads first (:func:`~ddz_rules.game.lead_priority`), the cards
       that decide it; whether there is no landlord (settled by the cards left, at so much a
-      card, times so much for a seat shut out, the liable seat paying for all where it does);
-      each play's payment at once (:func:`~ddz_rules.scoring.bomb_payment`) and whether it
-      may only empty a hand (:func:`~ddz_rules.duties.last_only`); which duties apply.
+      card, times so much for a seat shut out, nothing for a last card where
+      :func:`~ddz_rules.scoring.cards_owed` says so, the liable seat paying for all where it
+      does, always or only where :func:`~ddz_rules.scoring.liable` asks that its highest single
+      would have held the winner); each play's payment
+      (:func:`~ddz_rules.scoring.bomb_payment`), made when it is played or when it wins its
+      trick (:func:`~ddz_rules.scoring.paid_when_played`), and whether it may only empty a
+      hand (:func:`~ddz_rules.duties.last_only`); which duties apply.
     """
     players = ruleset.players
     suited = [cards.parse_suited(card)[0] for card in ruleset.suited_deck]
@@ -234,6 +244,9 @@ def runner_arrays(ruleset: Ruleset, table: PlayTable) -> RunnerArrays:
         "first_holds": ruleset.first_play_holds_lead_card,
         "per_card": ruleset.per_card, "shut_out": ruleset.shut_out,
         "liable_pays": liable_pays(ruleset),
+        "last_card_free": cards_owed(ruleset, 1, True) == 0,
+        "liable_causal": liable_pays(ruleset) and not liable(ruleset, 0, 1),
+        "paid_on_win": not paid_when_played(ruleset),
         "wild_pool": bytes(ruleset.wild_ranks) if ruleset.wild_drawn else b"",
         "wild_before": bytes(wild_in_play(when, False) for when in ruleset.wild_drawn)}
 

@@ -148,14 +148,27 @@ def auction_events(ruleset: Ruleset, robs: int, grabs: int) -> list[MultiplierEv
 
 
 def bomb_payment(ruleset: Ruleset, play_type: str) -> int:
-    """What each other seat pays at once to the player of a play of ``play_type``
-    (``scoring.bomb_payments``, by the type's class event); 0 where nobody pays for it.
+    """What each other seat pays the player of a play of ``play_type`` (``scoring.
+    bomb_payments``, by the type's class event), when :func:`paid_when_played` says; 0 where
+    nobody pays for it.
 
     >>> from ddz_rules.ruleset import load
     >>> bomb_payment(load("run-fast"), "bomb"), bomb_payment(load("run-fast"), "pair")
     (10, 0)
     """
     return ruleset.paid_at_once.get(play_type, 0)
+
+
+def paid_when_played(ruleset: Ruleset) -> bool:
+    """Whether a bomb is paid the moment it is played, whatever follows (``scoring.
+    bomb_paid_when: played``), rather than once it wins its trick (``trick_won``: every other
+    player passes after it, or it empties its player's hand).
+
+    >>> from ddz_rules.ruleset import load
+    >>> paid_when_played(load("run-fast"))
+    True
+    """
+    return ruleset.bomb_paid_when == "played"
 
 
 def said_factor(ruleset: Ruleset, words: Sequence[tuple[int, str]]) -> int:
@@ -293,28 +306,41 @@ def settle(ruleset: Ruleset, side: Sequence[int], landlord_won: bool, base: int,
                   tuple(payments))
 
 
+def cards_owed(ruleset: Ruleset, held: int, played: bool) -> int:
+    """``scoring.settlement: cards_left``: what a losing seat holding ``held`` cards pays the
+    first player out: ``scoring.per_card`` a card, times ``scoring.shut_out`` if it never
+    ``played``, at most ``scoring.cap``; nothing for a single card where ``scoring.
+    last_card_free`` says so.
+
+    >>> from ddz_rules.ruleset import load
+    >>> rules = load("run-fast")
+    >>> [cards_owed(rules, n, True) for n in (1, 2, 16)], cards_owed(rules, 16, False)
+    ([0, 2, 16], 32)
+    """
+    if held == 1 and ruleset.last_card_free:
+        return 0
+    due = held * ruleset.per_card * (1 if played else ruleset.shut_out)
+    return min(due, ruleset.cap) if ruleset.cap is not None else due
+
+
 def settle_alone(ruleset: Ruleset, winner: int, hands: Sequence[int], plays: Sequence[int],
                  liable: int | None, bombs: Sequence[BonusPayment]) -> Result:
     """``scoring.settlement: cards_left``: the first player out (``winner``) is paid by each
-    other seat for the cards it holds (``hands``, packed), ``scoring.per_card`` each, times
-    ``scoring.shut_out`` for a seat that never played (``plays`` counts each seat's plays),
-    at most ``scoring.cap``; where ``liable`` is a seat and ``scoring.liability`` is
-    ``pays_for_all``, that seat pays all of it. Each bomb of ``bombs`` was paid at once by
-    every other seat. The scores sum to zero.
+    other seat for the cards it holds (``hands``, packed), as :func:`cards_owed` says
+    (``plays`` counts each seat's plays); where ``liable`` is a seat (see :func:`liable`),
+    that seat pays all of it. Each bomb of ``bombs`` was paid by every other seat. The scores
+    sum to zero.
 
     >>> from ddz_rules.ruleset import load
     >>> from ddz_rules.cards import pack_ranks, parse
     >>> hands = [0, pack_ranks(parse("3345")), pack_ranks(parse("9"))]
     >>> settle_alone(load("run-fast"), 0, hands, [3, 0, 2], None, []).scores
-    (9, -8, -1)
+    (8, -8, 0)
     """
     held = tuple(size(h) for h in hands)
     shut = tuple(seat for seat in range(ruleset.players) if seat != winner and not plays[seat])
-    owed = []
-    for seat in range(ruleset.players):
-        due = 0 if seat == winner else held[seat] * ruleset.per_card * (
-            ruleset.shut_out if seat in shut else 1)
-        owed.append(min(due, ruleset.cap) if ruleset.cap is not None else due)
+    owed = [0 if seat == winner else cards_owed(ruleset, held[seat], seat not in shut)
+            for seat in range(ruleset.players)]
     total = sum(owed)
     payer = liable if liable_pays(ruleset) and liable is not None else None
     if payer is not None:
@@ -332,6 +358,22 @@ def liable_pays(ruleset: Ruleset) -> bool:
     """Whether a seat that let the first player out pays what everyone owes
     (``scoring.liability: pays_for_all``)."""
     return ruleset.liability == "pays_for_all"
+
+
+def liable(ruleset: Ruleset, highest: int, out_rank: int) -> bool:
+    """Whether the player of a single below his highest rank (``highest``, then), on which
+    the warned next player went out with a card of rank ``out_rank``, is to blame and pays
+    for everyone: under ``scoring.liability: pays_for_all``, always (``scoring.liable_if:
+    lower_single``), or only where his highest single would have held that card
+    (``highest_would_hold``: ``out_rank`` does not rank above ``highest``).
+
+    >>> from ddz_rules.ruleset import load
+    >>> from ddz_rules.cards import RANK_INDEX as R
+    >>> rules = load("run-fast-15")
+    >>> liable(rules, R["5"], R["6"]), liable(rules, R["9"], R["6"])
+    (False, True)
+    """
+    return liable_pays(ruleset) and (ruleset.liable_if == "lower_single" or out_rank <= highest)
 
 
 def redeal(ruleset: Ruleset) -> Result:

@@ -84,7 +84,9 @@ class Reading:
     """One way to read a play: combination type, chain length, body rank and kickers.
 
     ``rank`` is the body's highest rank (what the rules compare); ``level`` is the class level
-    (0 for plain plays, higher for bombs and the rocket).
+    (0 for plain plays, higher for bombs and the rocket); ``also`` are the other types it may
+    answer (``play.last_play_answers``: a trio with one card, played to go out, beating a trio
+    with two), empty for nearly every play.
     """
 
     type: str
@@ -92,6 +94,7 @@ class Reading:
     rank_index: int
     kicker_key: int
     level: int
+    also: tuple[str, ...] = ()
 
     @property
     def rank(self) -> str:
@@ -105,12 +108,13 @@ class Reading:
         """The one rule of comparison.
 
         A higher class beats any lower class whatever the type; otherwise a play beats only a
-        play of the same type and chain length with a lower body rank. Kickers never count.
+        play of the same type (or of a type in :attr:`also`) and chain length with a lower
+        body rank. Kickers never count.
         """
         if self.level != other.level:
             return self.level > other.level
-        return (self.type == other.type and self.length == other.length
-                and self.rank_index > other.rank_index)
+        return ((self.type == other.type or other.type in self.also)
+                and self.length == other.length and self.rank_index > other.rank_index)
 
     def short(self) -> str:
         """``type/length/rank``, the notation used to name a reading."""
@@ -657,8 +661,7 @@ class PlayTable:
 
     def _learn(self, lister: _moves.Lister, cls: int) -> None:
         """Tell the lister which bodies' plays beat class ``cls``, by :meth:`Reading.beats`."""
-        readings = [Reading(b.ctype.name, b.length, b.top, 0, b.ctype.level)
-                    for b in self._bodies]
+        readings = [b.reading() for b in self._bodies]
         previous = readings[cls]
         lister.learn(cls, bytes(r.beats(previous) for r in readings))
 
@@ -786,9 +789,12 @@ def beats_reason(ruleset: Ruleset, play: Play, previous: Play) -> str:
                     f"{classes[theirs.type]}, and beats it whatever its type")
         return (f"{shown}, of class {classes[mine.type]}, is below {other}, of class "
                 f"{classes[theirs.type]}; a play beats only plays of its own class or a lower one")
-    if (mine.type, mine.length) != (theirs.type, theirs.length):
+    also = f" (or, played to go out, {' or '.join(mine.also)})" if mine.also else ""
+    if theirs.type != mine.type and theirs.type in mine.also and mine.length == theirs.length:
+        shown += f", played to go out, may answer {theirs.type} (play.last_play_answers), and"
+    elif (mine.type, mine.length) != (theirs.type, theirs.length):
         return (f"{shown} and {other} differ in type or length; within a class, a play beats "
-                "only the same type and length")
+                f"only the same type{also} and length")
     kickers = "; kickers never count" if mine.kicker_key or theirs.kicker_key else ""
     if mine.beats(theirs):
         return f"{shown} ranks higher than {other} ({mine.rank} over {theirs.rank}){kickers}"
@@ -926,11 +932,9 @@ def _index(runs: Iterable[tuple[_Body, ...]]) -> RunIndex:
 
 
 def _answering_runs(all_runs: Runs, previous: Reading) -> Runs:
-    """The bodies whose plays can beat ``previous``: a higher class, or a higher body."""
-    runs = (tuple(b for b in run if b.ctype.level > previous.level or (
-                b.ctype.name == previous.type and b.length == previous.length
-                and b.top > previous.rank_index and b.ctype.level == previous.level))
-            for run in all_runs)
+    """The bodies whose plays can beat ``previous``: a higher class, or a higher body
+    (kickers never count, so a body's reading beats where its plays do)."""
+    runs = (tuple(b for b in run if b.reading().beats(previous)) for run in all_runs)
     return tuple(run for run in runs if run)
 
 
@@ -1203,7 +1207,7 @@ class _WildKickers:
         if kicker_stand_ins(ctype, body.chain, counts, self.wild, "any_rank",
                             self.kinds.stands_for, allowed) is None:
             return None
-        return Reading(ctype.name, body.length, body.top, kick, ctype.level)
+        return body.reading(kick)
 
     def learn(self, body: _Body, readings: dict[int, Reading | None],
               keys: Iterable[int]) -> None:
@@ -1260,6 +1264,11 @@ class _Body:
     play: Play | None
     plays: dict[int, Play | None]
 
+    def reading(self, kick_key: int = 0) -> Reading:
+        """The reading of this body carrying the kickers ``kick_key``."""
+        ctype = self.ctype
+        return Reading(ctype.name, self.length, self.top, kick_key, ctype.level, ctype.answers)
+
 
 def _runs(ruleset: Ruleset, natural: bool = True) -> Runs:
     """Every body of every declared type that fits the deck and the largest hand; with
@@ -1300,7 +1309,7 @@ def _runs(ruleset: Ruleset, natural: bool = True) -> Runs:
                                          for avail in range(cards.FIELD_MASK + 1))
                         options.append((rank, by_avail))
                 plain = None if unit else Play(key, Reading(ctype.name, length, chain[-1], 0,
-                                                            ctype.level))
+                                                            ctype.level, ctype.answers))
                 runs.setdefault((ctype.name, start), []).append(_Body(
                     ctype, key, chain, length, chain[-1], n_units, tuple(options), plain, {}))
     return tuple(tuple(run) for run in runs.values())
@@ -1643,8 +1652,7 @@ def _kicker_play(body: _Body, kick_key: int) -> Play | None:
     kickers = cards.unpack(kick_key)
     play = None
     if whole_reason(ctype, body.chain, kickers) is None:
-        play = Play(body.key + kick_key,
-                    Reading(ctype.name, body.length, body.top, kick_key, ctype.level))
+        play = Play(body.key + kick_key, body.reading(kick_key))
     body.plays[kick_key] = play
     return play
 

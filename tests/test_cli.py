@@ -254,10 +254,32 @@ def test_moves_with_the_next_player_on_one_card_offers_only_the_highest_single(
     assert code == 0 and out.split() == ["9"]
 
 
+def test_moves_refuses_a_first_play_from_a_hand_without_the_lead_cards_rank(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Only the holder of the 3 of spades makes the hand's first play, so a hand without a 3
+    cannot: refused in one line, not listed as a pass."""
+    code, out, err = run(capsys, "moves", "-r", "run-fast", "444599", "--first")
+    assert code == 2 and not out and err.count("\n") == 1
+    assert "the hand holds no 3, so it cannot make the hand's first play" in err
+
+
+def test_moves_reads_the_next_players_count_where_only_liability_reads_it(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """run-fast-15 forces no single, but its liability rule depends on the next player's
+    count: the lower singles are listed and named as the ones that may make him pay."""
+    code, out, _ = run(capsys, "moves", "-r", "run-fast-15", "345", "--next-cards", "1")
+    lines = out.splitlines()
+    assert code == 0 and lines[:3] == ["3", "4", "5"]
+    assert lines[3].startswith("note: if the next player goes out on 3, 4, you pay for "
+                               "everyone where your highest single, 5, would have held him")
+    code, out, _ = run(capsys, "moves", "-r", "run-fast-15", "345", "--next-cards", "2")
+    assert code == 0 and out.split() == ["3", "4", "5"]
+
+
 @pytest.mark.parametrize(("argv", "words"), [
     (["moves", "-r", "classic", "345", "--first"], "--first: no rule of classic binds"),
-    (["moves", "-r", "run-fast-15", "345", "--next-cards", "1"],
-     "--next-cards: no rule of run-fast-15 reads"),
+    (["moves", "-r", "classic", "345", "--next-cards", "1"],
+     "--next-cards: no rule of classic reads"),
     (["moves", "-r", "run-fast", "345", "--next-cards", "0"], "at least 1, not 0"),
 ])
 def test_moves_refuses_a_duty_option_no_rule_reads(

@@ -379,7 +379,7 @@ def check_alone_settlement(rid: str, shown: dict[str, str], result: dict[str, An
     shut = re.findall(r"seat (\d+)", plain(shown["Shut out"]))
     assert [int(s) for s in shut] == result["shut_out"], rid
     bombs = [(int(seat), int(amount)) for seat, amount in re.findall(
-        r"seat (\d+)'s [^:]+: (\d+) from each other player", plain(shown["Bombs paid at once"]))]
+        r"seat (\d+)'s [^:]+: (\d+) from each other player", plain(shown["Bombs paid"]))]
     assert bombs == [(b["seat"], b["from_each_other_seat"]) for b in result["bombs_paid"]], rid
     if ruleset.bomb_payments:
         assert bombs, f"{rid}: the worked example pays no bomb"

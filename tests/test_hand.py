@@ -230,7 +230,9 @@ def test_every_hand_ends_zero_sum_with_conserved_cards(ruleset_id: str, seed: in
 def cards_owed(ruleset: Ruleset, left: int, shut_out: bool) -> int:
     """What a losing seat holding ``left`` cards pays the first player out
     (``scoring.settlement: cards_left``): per card, doubled (``scoring.shut_out``) if shut
-    out, at most ``scoring.cap``."""
+    out, at most ``scoring.cap``; nothing for a last card where ``scoring.last_card_free``."""
+    if left == 1 and ruleset.last_card_free:
+        return 0
     due = left * ruleset.per_card * (ruleset.shut_out if shut_out else 1)
     return due if ruleset.cap is None else min(due, ruleset.cap)
 
@@ -327,45 +329,53 @@ def _redistributed(hand: Hand, seat: int, rng: random.Random) -> Deal:
     # The set-aside cards below the lead card stay aside: the first leader holds the lowest
     # card dealt, so the cards below his are known to be set aside (to him at least).
     aside = _aside_below_lead(hand)
-    pool: list[int] = []
-    for o in others:
-        pool += _ranks(hand.hands[o] - known[o])
-    pool += _ranks(hand.deal.undealt - aside)
-    if not (taken and kitty_known):
-        pool += _ranks(hand.deal.kitty)
-    rng.shuffle(pool)
 
-    def take(count: int) -> int:
-        drawn = pool[:count]
-        del pool[:count]
-        return cards.pack_ranks(drawn)
+    def ranks_anew() -> tuple[list[int], int, int]:
+        """Every seat's dealt ranks, the kitty and the undealt cards, the unseen dealt anew."""
+        pool: list[int] = []
+        for o in others:
+            pool += _ranks(hand.hands[o] - known[o])
+        pool += _ranks(hand.deal.undealt - aside)
+        if not (taken and kitty_known):
+            pool += _ranks(hand.deal.kitty)
+        rng.shuffle(pool)
 
-    current = list(hand.hands)
-    for o in others:
-        current[o] = known[o] + take(cards.size(hand.hands[o] - known[o]))
-    undealt = aside + take(cards.size(hand.deal.undealt - aside))
-    kitty = hand.deal.kitty if (taken and kitty_known) else take(r.kitty)
-    dealt = []
-    for o in range(n):
-        start = current[o] + played[o]
-        if taken and o == hand.landlord:
-            start -= kitty
-        dealt.append(start)
+        def take(count: int) -> int:
+            drawn = pool[:count]
+            del pool[:count]
+            return cards.pack_ranks(drawn)
+
+        current = list(hand.hands)
+        for o in others:
+            current[o] = known[o] + take(cards.size(hand.hands[o] - known[o]))
+        undealt = aside + take(cards.size(hand.deal.undealt - aside))
+        kitty = hand.deal.kitty if (taken and kitty_known) else take(r.kitty)
+        dealt = []
+        for o in range(n):
+            start = current[o] + played[o]
+            if taken and o == hand.landlord:
+                start -= kitty
+            dealt.append(start)
+        return dealt, kitty, undealt
+
     d = hand.deal
     if not r.suits:
+        dealt, kitty, undealt = ranks_anew()
         return Deal(tuple(dealt), kitty, undealt, d.dealer, d.first_bidder, d.marked_card,
                     d.turned_card, None, d.wild)
     # Suits: the seat keeps its own suited cards; every other suited card, set-aside ones
     # included, is dealt anew to fit the ranks above, until the same seat leads first (who
-    # leads is public, so the rules tell that much about who holds the lead card).
-    for _ in range(1000):
-        held, rest = _suited_anew(hand, seat, dealt, rng)
-        if first_leader(r, held)[0] == d.first_bidder:
-            break
-    else:
-        raise AssertionError("no redeal of the unseen suited cards keeps the first leader")
-    return Deal(tuple(dealt), kitty, undealt, d.dealer, d.first_bidder, d.marked_card,
-                d.turned_card, None, d.wild, held, rest, first_leader(r, held)[1])
+    # leads is public, so the rules tell that much about who holds the lead card). Ranks that
+    # leave the first leader no card of the lead card's rank are dealt again.
+    for _ in range(200):
+        dealt, kitty, undealt = ranks_anew()
+        for _ in range(50):
+            held, rest = _suited_anew(hand, seat, dealt, rng)
+            if first_leader(r, held)[0] == d.first_bidder:
+                return Deal(tuple(dealt), kitty, undealt, d.dealer, d.first_bidder,
+                            d.marked_card, d.turned_card, None, d.wild, held, rest,
+                            first_leader(r, held)[1])
+    raise AssertionError("no redeal of the unseen suited cards keeps the first leader")
 
 
 def _suited_anew(hand: Hand, seat: int, dealt: list[int], rng: random.Random

@@ -349,12 +349,32 @@ def test_a_combination_no_card_set_can_form_is_refused(capsys: pytest.CaptureFix
 
 
 def test_a_combination_the_deck_cannot_form_names_the_base_and_the_loaded_file() -> None:
+    """A body no card set of the deck holds is refused as the ruleset loads."""
     with pytest.raises(RulesetError) as info:
-        compile_table(load(str(HOSTILE / "one-copy-pairs.yaml")))
+        load(str(HOSTILE / "one-copy-pairs.yaml"))
     message = str(info.value)
-    assert re.match(r"rules/classic.yaml:\d+: key 'combinations.pair': no card set of this "
-                    r"15-card deck", message), message
+    assert re.match(r"rules/classic.yaml:\d+: key 'combinations.pair': its body needs 2 cards "
+                    r"of a rank from 3 to R, and the deck holds at most 1 of any of them",
+                    message), message
     assert "one-copy-pairs.yaml, which extends rules/classic.yaml" in message
+
+
+def test_a_combination_whose_kickers_the_deck_cannot_form_is_refused_as_it_compiles(
+        tmp_path: Path) -> None:
+    """The body fits the deck, its kickers do not fit a hand: refused when the table is
+    compiled."""
+    path = tmp_path / "pair-kickers.yaml"
+    path.write_text(
+        "id: pair-kickers\nextends: run-fast\ntitle: Too many pair kickers\n"
+        "summary: Four of a rank with seven pairs beside it, more than a hand holds.\n"
+        "source: {text: none, about: a test fixture}\n"
+        "combinations:\n  bomb:\n    text: Four cards of one rank with seven pairs.\n"
+        "    width: 4\n    class: bomb\n    kickers: {unit: pair, per_rank: 7}\n",
+        encoding="utf-8")
+    ruleset = load(str(path))
+    with pytest.raises(RulesetError, match=r"combinations.bomb': no card set of this 48-card "
+                                           r"deck, in a hand of at most 16 cards, can form it"):
+        compile_table(ruleset)
 
 
 @pytest.mark.parametrize(("body", "line", "key"), [

@@ -133,7 +133,24 @@ def test_only_higher_classes_cross_types(table: PlayTable) -> None:
                 if high > low:
                     assert a.beats(b) and not b.beats(a)
                 elif (a.type, a.length) != (b.type, b.length):
-                    assert not a.beats(b)
+                    # within a class, another type only where play.last_play_answers lets a
+                    # short play to go out answer it, and then of the same length
+                    assert not a.beats(b) or (b.type in a.also and a.length == b.length)
+
+
+def test_a_play_answers_another_type_only_as_play_last_play_answers_says() -> None:
+    """run-fast lets its short trios and airplanes, kept for the last play, answer the full
+    ones; no other bundled ruleset lets any type answer another of its class."""
+    answering = set()
+    for ruleset_id in RULESETS:
+        ruleset = load(ruleset_id)
+        stated = dict(ruleset.data["play"].get("last_play_answers", {}).get("value", {}))
+        assert {c.name: list(c.answers) for c in ruleset.combinations if c.answers} == stated
+        assert set(stated) <= set(ruleset.last_play_only), ruleset_id
+        if stated:
+            answering.add(ruleset_id)
+    assert answering == {"run-fast", "run-fast-15", "run-fast-45"}
+    assert load("run-fast").combination("trio_single").answers == ("trio_two",)
 
 
 def test_the_top_play_beats_every_other_and_nothing_beats_it(table: PlayTable) -> None:

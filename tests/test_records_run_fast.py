@@ -232,3 +232,35 @@ def test_a_run_fast_match_record_with_wrong_totals_is_refused(tmp_path: Path,
                         for s, t in enumerate(record["totals"])]
     with pytest.raises(RecordError, match="field totals: the record says"):
         replay_match(copy.deepcopy(record), str(path))
+
+
+def test_a_record_whose_stated_result_disagrees_with_its_plays_is_not_valid(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Every field the record states is checked against what its plays give: the verdict
+    names the field, in JSON and in one line of text, and exits 1."""
+    path = RUN_FAST / "result-scores-changed.json"
+    assert main(["replay", str(path), "--json"]) == 1
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["valid"] is False and payload["field"] == "result.scores"
+    assert main(["replay", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out == ("invalid: field result.scores: the record says [19, -12, -7], but its "
+                   "actions give [20, -12, -8]\n")
+
+
+def test_a_record_stating_part_of_its_result_is_checked_on_that_part_alone() -> None:
+    record = valid_record()
+    record["result"] = {"first_out": 2, "scores": record["result"]["scores"]}
+    assert replay(record, str(VALID)).valid
+    record["result"]["first_out"] = 1
+    outcome = replay(record, str(VALID))
+    assert not outcome.valid and outcome.field == "result.first_out"
+
+
+def test_a_classic_record_with_a_wrong_multiplier_is_not_valid() -> None:
+    record = json.loads((FIXTURES / "records" / "s1-bid-2-one-bomb.json").read_text())
+    assert replay(record, "s1.json").valid
+    record.setdefault("result", {})["multiplier"] = 4
+    outcome = replay(record, "s1.json")
+    assert not outcome.valid and outcome.field == "result.multiplier"
+    assert "the record says 4, but its actions give 2" in str(outcome.reason)

@@ -23,6 +23,8 @@ from .conftest import FIXTURES
 POSITIONS: dict[str, Any] = yaml.safe_load(
     (FIXTURES / "run-fast" / "positions.yaml").read_text(encoding="utf-8"))
 CAPPED = str(FIXTURES / "variants" / "run-fast-15-capped.yaml")
+ANY_LOW_SINGLE = str(FIXTURES / "variants" / "run-fast-15-any-low-single.yaml")
+BOMB_WINS_TRICK = str(FIXTURES / "variants" / "run-fast-bomb-wins-trick.yaml")
 
 
 def deal_of(ruleset: Ruleset, name: str) -> Deal:
@@ -170,7 +172,8 @@ def test_a_warned_hand_plays_out_to_the_first_player_out() -> None:
                    "J", PASS, PASS, "T")
     result = result_of(hand)
     assert result.first_out == 2 and result.winner == "first_out" and result.landlord is None
-    assert result.cards_left == (1, 2, 0) and result.scores == (-1, -2, 3)
+    # seat 0, left with his last card, pays nothing for it (scoring.last_card_free)
+    assert result.cards_left == (1, 2, 0) and result.scores == (0, -2, 2)
     assert result.winners == (2,) and not result.redeal
 
 
@@ -275,8 +278,16 @@ def test_a_highest_single_that_lets_the_warned_player_out_pays_for_nobody_else()
     assert result.liable is None and result.scores == (4, -2, -2)
 
 
-def test_a_low_single_below_an_ace_is_liable_whoever_holds_the_ace() -> None:
+def test_a_low_single_is_not_to_blame_where_the_highest_would_have_let_him_out_too() -> None:
+    """run-fast-15 (scoring.liable_if highest_would_hold): seat 2 plays his 7 under a K, and
+    seat 0 goes out with an ace, which beats the K too; nobody pays for all."""
     result = result_of(hand_at("run-fast-15", "warned-ace", "3", "4", "7", "A"))
+    assert result.liable is None and result.scores == (4, -2, -2)
+
+
+def test_taken_literally_any_low_single_the_warned_player_goes_out_on_pays_for_all() -> None:
+    """scoring.liable_if lower_single: the same play makes seat 2 pay for everyone."""
+    result = result_of(hand_at(ANY_LOW_SINGLE, "warned-ace", "3", "4", "7", "A"))
     assert result.liable == 2 and result.scores == (4, 0, -4)
 
 
@@ -284,7 +295,8 @@ def test_in_run_fast_no_one_is_ever_liable() -> None:
     ruleset = load("run-fast")
     assert ruleset.liability == "none" or ruleset.last_card_warning == "highest_single"
     result = result_of(hand_at("run-fast", "warned", "3", "4", "K", PASS, PASS, "7", "Q"))
-    assert result.liable is None and result.scores == (3, -2, -1)
+    # seat 2 holds his last card, which is free
+    assert result.liable is None and result.scores == (2, -2, 0)
 
 
 # --------------------------------------------------------------------------- the cap
@@ -300,3 +312,124 @@ def test_a_liable_player_pays_each_losers_capped_amount() -> None:
     result = result_of(hand_at(CAPPED, "warned-many", "3", "4", "5", "Q"))
     assert result.liable == 2 and result.cards_left == (0, 6, 2)
     assert result.scores == (7, 0, -7)
+
+
+# --------------------------------------------------------------------------- a last card is free
+
+
+def test_a_loser_left_with_one_card_pays_nothing_for_it() -> None:
+    """scoring.last_card_free: he had announced his last card (报单不扣)."""
+    result = result_of(hand_at("run-fast", "warned-to-the-end", "3", "4", "K", PASS, PASS, "Q",
+                               PASS, PASS, "J", PASS, PASS, "T"))
+    assert result.cards_left == (1, 2, 0) and result.scores == (0, -2, 2)
+    assert load("run-fast-45").last_card_free and load("run-fast-15").last_card_free
+
+
+def test_where_a_last_card_is_not_free_it_is_paid_like_any_other() -> None:
+    result = result_of(hand_at(BOMB_WINS_TRICK, "warned-to-the-end", "3", "4", "K", PASS, PASS,
+                               "Q", PASS, PASS, "J", PASS, PASS, "T"))
+    assert result.cards_left == (1, 2, 0) and result.scores == (-1, -2, 3)
+
+
+# --------------------------------------------------------------------------- short plays to go out
+
+
+@pytest.mark.parametrize(("short", "full", "beats"), [
+    ("5556", "33344", True),          # a trio with one, to go out, over a trio with two
+    ("555", "33344", True),           # a trio alone
+    ("3335", "44455", False),         # a lower body never beats
+    ("55566678", "3334445566", True),  # an airplane with one card per trio over wings
+    ("555666", "3334445566", True),   # an airplane alone
+    ("55566678", "333444555666", False),  # a different chain length
+    ("66677", "5556", False),         # a full trio does not answer a short one
+])
+def test_a_short_trio_or_airplane_answers_a_full_one_of_its_length(short: str, full: str,
+                                                                   beats: bool) -> None:
+    table = Hand(load("run-fast"), deal_of(load("run-fast"), "warned")).table
+    assert table.play(short).reading.beats(table.play(full).reading) is beats
+
+
+def test_a_player_whose_last_cards_make_a_short_trio_that_beats_must_play_it() -> None:
+    hand = hand_at("run-fast", "short-trio-answers", "33344")
+    assert shown(hand.legal_actions()) == {"5556"}  # must-beat: no pass
+    hand.apply("5556")
+    assert result_of(hand).first_out == 1
+
+
+def test_a_short_trio_answers_only_as_the_last_play() -> None:
+    hand = hand_at("run-fast", "short-trio-not-last", "33344")
+    assert shown(hand.legal_actions()) == {"55567"}
+    with pytest.raises(IllegalActionError, match="only as a player's last play"):
+        hand.apply("5556")
+
+
+def test_moves_finds_the_short_trio_that_answers_a_full_one(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from ddz_rules.cli import main
+    assert main(["moves", "-r", "run-fast", "--beat", "33344", "5556"]) == 0
+    assert capsys.readouterr().out.split() == ["5556"]
+
+
+def test_beats_explains_a_short_trio_answering_a_full_one() -> None:
+    from ddz_rules.table import beats_reason
+    table = Hand(load("run-fast"), deal_of(load("run-fast"), "warned")).table
+    why = beats_reason(table.ruleset, table.play("5556"), table.play("33344"))
+    assert "played to go out, may answer trio_two (play.last_play_answers)" in why
+    assert "ranks higher than 33344" in why
+
+
+# --------------------------------------------------------------------------- when bombs are paid
+
+
+def test_a_bomb_is_paid_when_played_even_if_a_higher_bomb_beats_it() -> None:
+    hand = hand_at("run-fast", "bomb-beaten", "3333", "4444", PASS, PASS)
+    assert hand.bombs_paid == [BonusPayment("bomb", 0, 10), BonusPayment("bomb", 1, 10)]
+
+
+def test_where_a_bomb_must_win_its_trick_a_beaten_bomb_is_not_paid() -> None:
+    hand = hand_at(BOMB_WINS_TRICK, "bomb-beaten", "3333")
+    assert hand.bombs_paid == [] and hand.bomb_waiting == BonusPayment("bomb", 0, 10)
+    hand.apply("4444")
+    assert hand.bombs_paid == [] and hand.bomb_waiting == BonusPayment("bomb", 1, 10)
+    hand.apply(PASS)
+    assert hand.bombs_paid == []
+    hand.apply(PASS)  # the trick is over: seat 1's bomb won it
+    assert hand.bombs_paid == [BonusPayment("bomb", 1, 10)] and hand.bomb_waiting is None
+
+
+def test_where_a_bomb_must_win_its_trick_one_that_empties_the_hand_is_paid() -> None:
+    result = result_of(hand_at(BOMB_WINS_TRICK, "bomb-goes-out", "3333", "4444"))
+    assert result.first_out == 1 and result.bombs_paid == (BonusPayment("bomb", 1, 10),)
+    # seat 0 holds 2 cards, seat 2 three (shut out: 6); 10 from each for the bomb
+    assert result.scores == (-12, 28, -16)
+
+
+# --------------------------------------------------------------------------- the 45-card form
+
+
+def test_the_45_card_form_deals_its_whole_deck_with_one_ace_one_2_and_three_kings() -> None:
+    ruleset = load("run-fast-45")
+    counts = dict(zip(cards.RANKS, ruleset.copies, strict=False))
+    assert ruleset.deck_size == 45 and ruleset.hand_size == 15 and ruleset.undealt == 0
+    assert (counts["A"], counts["2"], counts["K"], counts["Q"]) == (1, 1, 3, 4)
+    for seed in range(20):
+        hand = Hand.new(ruleset, seed)
+        assert hand.deal.undealt == 0 and hand.deal.lead_card == "3S"
+        assert "3S" in hand.deal.suited[hand.to_act]
+
+
+def test_the_45_card_form_has_no_bomb_of_kings_aces_or_2s() -> None:
+    from ddz_rules.table import compile_table
+    table = compile_table(load("run-fast-45"))
+    bombs = {cards.key_text(k) for k in table if any(r.type == "bomb" for r in table.readings(k))}
+    assert bombs == {r * 4 for r in "3456789TJQ"}
+
+
+def test_each_new_run_fast_interpretation_names_its_sources_by_their_words() -> None:
+    """The choices this family makes beyond text 003 quote the words they rest on."""
+    quoted = {"run-fast": ["报单不扣", "可以用三带一去压三代二",
+                           "三张\uff0c飞机少带接完"],  # the source's own full-width comma
+              "run-fast-15": ["因没出最大牌放走下家"], "run-fast-45": ["去掉2个A、1个K"]}
+    for ruleset_id, words in quoted.items():
+        text = " ".join(i["reason"] for i in load(ruleset_id).overlay["interpretations"])
+        assert all(w in text for w in words), ruleset_id

@@ -29,11 +29,13 @@ needs_runner = pytest.mark.skipif(
     "(DDZ_PURE_PYTHON): test_moves.test_the_lister_is_built_where_a_compiler_is says which")
 
 FIXTURES = Path(__file__).parent / "fixtures" / "variants"
-#: Test variants with a cap, a multiplying dealt-hand bonus, grabbers that said no-call, and
-#: Run Fast capped.
+#: Test variants with a cap, a multiplying dealt-hand bonus, grabbers that said no-call, Run
+#: Fast capped, Run Fast with bombs paid when they win their trick and every last card paid,
+#: and Run Fast liable for any low single.
 FIXTURE_VARIANTS = [str(FIXTURES / f"{name}.yaml")
                     for name in ("capped", "happy-doubling", "grab-after-no-call",
-                                 "run-fast-15-capped")]
+                                 "run-fast-15-capped", "run-fast-bomb-wins-trick",
+                                 "run-fast-15-any-low-single")]
 
 
 # ---------------------------------------------------------------------------- the generator
@@ -88,7 +90,8 @@ def test_the_compiled_runner_plays_the_python_loops_hand(ruleset_id: str, seed: 
 @needs_runner
 @pytest.mark.parametrize("ruleset_id", ["classic", "four-player", "two-player", "happy",
                                         "marked-card", "turned-card", "call-and-grab",
-                                        "run-fast", "run-fast-15", *FIXTURE_VARIANTS])
+                                        "run-fast", "run-fast-15", "run-fast-45",
+                                        *FIXTURE_VARIANTS])
 def test_a_run_of_consecutive_seeds_finds_no_difference(ruleset_id: str) -> None:
     """Run Fast's hands among them: its duties, first leader, liability (run-fast-15 lets a
     seat out in about one hand in five) and cards-left settlement."""

@@ -682,6 +682,9 @@ def test_a_record_keeps_the_call_and_replays_to_the_same_partner_and_scores() ->
 def test_the_records_call_decides_the_sides() -> None:
     record = _round_trip(drive(called("A"), [], {0: leads_low, 1: plays_on(prefer="A")}))
     assert record["result"]["winner"] == "landlord" and record["result"]["partner"] == 1
+    stale = replay({**record, "partner_call": ALONE})  # the result it states is the call's
+    assert not stale.valid and stale.field == "result.winner"
+    record.pop("result")
     outcome = replay({**record, "partner_call": ALONE})
     assert outcome.valid and outcome.hand.result is not None
     assert outcome.hand.result.winner == "peasants" and outcome.hand.result.partner is None

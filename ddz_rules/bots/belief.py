@@ -206,7 +206,7 @@ def _state(hand: Hand) -> tuple[object, ...]:
     return (hand.deal, tuple(hand.hands), hand.phase, hand.to_act, hand.to_beat,
             hand.to_beat_seat, hand.passes, hand.partner, hand.called,
             tuple(hand.plays_by_seat), tuple(hand.events), hand.side_plays,
-            tuple(hand.bombs_paid), hand.letting_out)
+            tuple(hand.bombs_paid), hand.bomb_waiting, hand.letting_out)
 
 
 def view_at(view: View, plays: int) -> View:

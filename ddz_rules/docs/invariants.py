@@ -207,7 +207,8 @@ INVARIANTS = (
         "first play holds the lead card's rank, and a combination kept for the last play is "
         "played only to empty a hand. With suits, every suited card is dealt exactly once, "
         "to a seat or set aside; the first player out is paid for every card left, shut-outs "
-        "and the cap included, or one liable player pays it all; bombs are paid at once.",
+        "and the cap included, or one liable player pays it all; bombs are paid as "
+        "scoring.bomb_paid_when says.",
         "The referee never lets a player off a duty, nor invents one: what it offers and "
         "refuses is what the rules say, read from the rule values alone.",
         "A state machine and seeded random hands under run-fast and run-fast-15, checked at "

@@ -235,6 +235,9 @@ def value_text(value: Any, key: str = "") -> str:
                        else f"{k} {v} {'point' if v == 1 else 'points'} from each other seat"
                        for k, v in value.items() if k != "form"]
             return f"{code_html(str(form))}: " + ", ".join(amounts)
+        if all(isinstance(v, list) for v in value.values()):  # play.last_play_answers
+            return "; ".join(f"{k} also answers {' or '.join(map(str, v))}"
+                             for k, v in value.items())
         return ", ".join(f"{k} {TIMES}{v}" for k, v in value.items())
     text = str(value)
     if key == "jokers" and re.fullmatch(r"[BR]*", text):

@@ -48,7 +48,7 @@ from ddz_rules.docs.render import (
 )
 from ddz_rules.game import ALONE, CALL
 from ddz_rules.ruleset import CombinationType, Ruleset, inert_points
-from ddz_rules.scoring import BonusPayment, Result, settle, settle_alone
+from ddz_rules.scoring import BonusPayment, Result, paid_when_played, settle, settle_alone
 from ddz_rules.table import PlayTable, Reading
 
 #: Readable labels for the rule points the bundled rulesets use; others fall back to the key.
@@ -80,8 +80,11 @@ LABELS = {
     "scoring.settlement": "Settlement",
     "scoring.per_card": "Paid for each card left",
     "scoring.shut_out": "Factor for a player shut out",
-    "scoring.bomb_payments": "Bombs paid at once",
+    "scoring.bomb_payments": "Bombs paid",
+    "scoring.bomb_paid_when": "When a bomb is paid",
+    "scoring.last_card_free": "A last card is free",
     "scoring.liability": "Liability for letting a player out",
+    "scoring.liable_if": "When the low single is to blame",
     "teams.sides": "Sides",
     "deck.suits": "Suits",
     "deck.removed": "Cards taken out",
@@ -92,6 +95,7 @@ LABELS = {
     "play.must_beat": "Must beat",
     "play.last_card_warning": "Last-card warning",
     "play.last_play_only": "Plays allowed only as a player's last",
+    "play.last_play_answers": "What a last play may also answer",
     "may_match_body": "Kicker of the same rank as the main part",
     "max_copies_among_kickers": "Most cards of one rank among kickers",
     "both_jokers_as_kickers": "Both jokers as kickers",
@@ -715,7 +719,12 @@ def class_scoring(ruleset: Ruleset, name: str) -> str:
     has a stake, else what it is paid at once (``scoring.settlement: cards_left``)."""
     if ruleset.has_landlord:
         return f"multiplier event: {class_event(ruleset, name)}"
-    return f"paid at once: {class_payment(ruleset, name)}"
+    return f"paid {paid_when(ruleset)}: {class_payment(ruleset, name)}"
+
+
+def paid_when(ruleset: Ruleset) -> str:
+    """When a bomb is paid (``scoring.bomb_paid_when``), as words after "paid"."""
+    return "at once" if paid_when_played(ruleset) else "once it wins its trick"
 
 
 def class_span(book: Book, ruleset: Ruleset, name: str) -> str:
@@ -770,7 +779,9 @@ def ladder_md(book: Book, ruleset: Ruleset) -> str:
             f"wins; nothing beats {strongest}{'' if top_only else ' of the highest rank'}. Each "
             + ("counts in the scoring as the multiplier event shown (`scoring.multipliers`)."
                if ruleset.has_landlord else
-               "is paid at once as shown (`scoring.bomb_payments`), whatever happens next.")
+               (f"is paid {paid_when(ruleset)} as shown (`scoring.bomb_payments`, "
+                "`scoring.bomb_paid_when`)"
+                + (", whatever happens next." if paid_when_played(ruleset) else ".")))
             + (" A kind made with wild cards is shown as the engine reads it with the wild "
                "rank stated." if ruleset.wild_drawn else ""),
             "\n".join(steps)]
@@ -820,9 +831,10 @@ def beats_md(book: Book, ruleset: Ruleset) -> str:
     if ladder:
         parts.append(ladder)
     if not ruleset.has_landlord:
-        parts.append("Every kind of play, with what each other player pays at once for a play "
-                     "of it (`scoring.bomb_payments`):")
-        parts.append(table(["Kind of play", "Types", "Beats", "Paid at once", "Rule"], rows))
+        parts.append(f"Every kind of play, with what each other player pays {paid_when(ruleset)} "
+                     "for a play of it (`scoring.bomb_payments`):")
+        parts.append(table(["Kind of play", "Types", "Beats", f"Paid {paid_when(ruleset)}",
+                            "Rule"], rows))
     else:
         parts.append("Every kind of play, with the multiplier event a play of it counts as in the "
                  "scoring (`scoring.multipliers`):")
@@ -1236,12 +1248,15 @@ def alone_settlement_md(ruleset: Ruleset) -> str:
             f"each card he still holds"
             + (f", {ruleset.shut_out} times that if he is {term('shut out', 'shut-out')}"
                if ruleset.shut_out != 1 else "")
+            + (", and nothing if he holds a single card" if ruleset.last_card_free else "")
             + ("; the seat who let him out pays for everyone where liability applies"
                if any(c.liable is not None for c in alone_cases(ruleset)) else "")
-            + ("; a bomb is paid at once, whoever wins" if ruleset.bomb_payments else "")
+            + (("; a bomb is paid at once, whoever wins" if paid_when_played(ruleset) else
+                "; a bomb is paid once it wins its trick, whoever wins the hand")
+               if ruleset.bomb_payments else "")
             + ".\n\n"
             + table(["The end of the hand", "Cards left", "Shut out", "Pays for everyone",
-                     "Bombs paid at once", "Scores"], rows))
+                     "Bombs paid", "Scores"], rows))
 
 
 def settlement_md(ruleset: Ruleset) -> str:

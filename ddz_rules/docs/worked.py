@@ -38,7 +38,7 @@ from ddz_rules.docs.render import (
 from ddz_rules.game import Called, Hand, Joined, Passed, Played, Said
 from ddz_rules.records import read_record, replay, to_record
 from ddz_rules.ruleset import Ruleset, inert_points
-from ddz_rules.scoring import BonusPayment, Result
+from ddz_rules.scoring import BonusPayment, Result, paid_when_played
 from ddz_rules.simulate import hand_seed, play_random
 from ddz_rules.wilds import wild_count
 
@@ -124,10 +124,10 @@ def wants(book: Book, ruleset: Ruleset) -> list[Want]:
 
 def alone_wants(ruleset: Ruleset) -> list[Want]:
     """What a hand without a landlord should show, by the rules that shape its settlement: a
-    bomb paid at once, a player who pays for all, the lead card set aside, a player shut out."""
+    bomb paid, a player who pays for all, the lead card set aside, a player shut out."""
     out: list[Want] = []
     if ruleset.bomb_payments:
-        out.append(("a bomb paid at once", lambda h: bool(_result(h).bombs_paid)))
+        out.append(("a bomb paid", lambda h: bool(_result(h).bombs_paid)))
     if "scoring.liability" not in inert_points(ruleset) and ruleset.liability != "none":
         out.append(("a player who pays for everyone (liability)",
                     lambda h: _result(h).liable is not None))
@@ -465,7 +465,9 @@ def _plays(hand: Hand, landlord: int | None, teams: Teams) -> str:
                 action += f" ({wild.wild_roles(hand.ruleset, wild_play(hand, op))})"
             paid = dict(hand.ruleset.bomb_payments).get(hand.ruleset.class_of[op.play.reading.type])
             if paid is not None and not hand.ruleset.has_landlord:
-                action += f"; each other player pays him {paid} at once"
+                action += (f"; each other player pays him {paid} at once"
+                           if paid_when_played(hand.ruleset) else
+                           f"; each other player pays him {paid} if it wins its trick")
             rows.append([str(len(rows) + 1), seat_name(op.seat, landlord, teams.partner),
                          action])
         elif isinstance(op, Passed):
@@ -710,6 +712,8 @@ def render_alone(example: WorkedExample, others: list[tuple[str, int, Hand]]) ->
 def owed_text(ruleset: Ruleset, result: Result, seat: int) -> str:
     """What a losing seat owes for its cards, as the settlement reckons it."""
     left = result.cards_left[seat]
+    if left == 1 and ruleset.last_card_free:
+        return "1 card, his last, which is free (scoring.last_card_free) = 0"
     text = f"{plural(left, 'card')} {TIMES} {ruleset.per_card}"
     if seat in result.shut_out:
         text += f" {TIMES} {ruleset.shut_out} (shut out)"
@@ -720,6 +724,8 @@ def owed_text(ruleset: Ruleset, result: Result, seat: int) -> str:
 
 
 def owed(ruleset: Ruleset, result: Result, seat: int) -> int:
+    if result.cards_left[seat] == 1 and ruleset.last_card_free:
+        return 0
     due = result.cards_left[seat] * ruleset.per_card * (
         ruleset.shut_out if seat in result.shut_out else 1)
     return due if ruleset.cap is None else min(due, ruleset.cap)
@@ -743,7 +749,7 @@ def alone_settlement(ruleset: Ruleset, hand: Hand, result: Result) -> str:
     if "scoring.liability" not in inert_points(ruleset) and ruleset.liability != "none":
         rows.append(["Pays for everyone (liability)",
                      f"seat {result.liable}" if result.liable is not None else "nobody"])
-    rows.append(["Bombs paid at once",
+    rows.append(["Bombs paid",
                  "<br>".join(bomb_paid_text(ruleset, p) for p in result.bombs_paid)
                  if result.bombs_paid else "none"])
     rows.append(["Scores", score_text(list(result.scores))])
@@ -755,8 +761,10 @@ def alone_settlement(ruleset: Ruleset, hand: Hand, result: Result) -> str:
     if result.liable is not None:
         parts.append(f"But seat {result.liable} let seat {winner} out: while seat {winner} "
                      f"held one card, seat {result.liable} played a single below his highest "
-                     f"rank, and seat {winner} went out by beating it. So seat {result.liable} "
-                     f"pays all {total} and the other pays nothing.")
+                     f"rank, and seat {winner} went out by beating it"
+                     + (", where his highest single would have held him"
+                        if ruleset.liable_if == "highest_would_hold" else "")
+                     + f". So seat {result.liable} pays all {total} and the other pays nothing.")
     scores = [0] * ruleset.players
     scores[winner] = total
     for seat in losers:
@@ -764,7 +772,8 @@ def alone_settlement(ruleset: Ruleset, hand: Hand, result: Result) -> str:
         scores[seat] = (-total if seat == result.liable else 0) if result.liable is not None \
             else -due
     if result.bombs_paid:
-        parts.append("Each bomb was paid the moment it was played, whatever happened next: "
+        parts.append(("Each bomb was paid the moment it was played, whatever happened next: "
+                      if paid_when_played(ruleset) else "Each bomb that won its trick was paid: ")
                      + "; ".join(bomb_paid_text(ruleset, p) for p in result.bombs_paid) + ".")
         for paid in result.bombs_paid:
             for seat in range(ruleset.players):

@@ -28,7 +28,7 @@ always the agent's choice.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 
 from ddz_rules import cards
@@ -159,8 +159,7 @@ class ActionSpace:
             kickers = self._kickers_played_as(play, ctype, chain, tuple(wild))
         if kickers == reading.kicker_key:
             return Play(body + kickers, reading)
-        return Play(body + kickers, Reading(reading.type, reading.length, reading.rank_index,
-                                            kickers, reading.level))
+        return Play(body + kickers, replace(reading, kicker_key=kickers))
 
     def _kickers_played_as(self, play: Play, ctype: CombinationType, chain: tuple[int, ...],
                            wild: tuple[int, ...]) -> int:
@@ -264,5 +263,5 @@ def _wild_bodies(ruleset: Ruleset) -> list[Play]:
                 key = cards.pack([ctype.width if r in chain else 0
                                   for r in range(cards.NUM_RANKS)])
                 found.append(Play(key, Reading(ctype.name, ctype.reading_length(length), top, 0,
-                                               ctype.level)))
+                                               ctype.level, ctype.answers)))
     return found

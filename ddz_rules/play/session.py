@@ -64,7 +64,7 @@ from ddz_rules.records import (
     to_record,
 )
 from ddz_rules.ruleset import Ruleset, load
-from ddz_rules.scoring import Result, bomb_payment
+from ddz_rules.scoring import Result, bomb_payment, paid_when_played
 from ddz_rules.table import Play, beats_reason, split_reading
 
 #: The longest text the prompt takes (a play is at most 20 cards and a reading).
@@ -266,13 +266,6 @@ def role_of(view: View, seat: int, before: int | None = None) -> str:
             return "partner"
     return "peasant"
 
-
-
-def warns_last_card(ruleset: Ruleset) -> bool:
-    """Whether a player's last card is a matter of the rules: ``play.last_card_warning`` forces
-    something while the next player holds one card, or ``scoring.liability`` may make a player
-    pay for letting him out."""
-    return ruleset.last_card_warning != "none" or ruleset.liability != "none"
 
 
 def cards_after(view: View, at: int) -> int:
@@ -660,8 +653,10 @@ class Session:
             line += " and joins the landlord as his partner"
         paid = bomb_payment(self.ruleset, action.reading.type)
         if paid:
-            line += f"; a bomb, paid at once: {paid} from each other seat"
-        if at is not None and warns_last_card(self.ruleset) and cards_after(view, at) == 1:
+            line += (f"; a bomb, paid at once: {paid} from each other seat"
+                     if paid_when_played(self.ruleset) else
+                     f"; a bomb: {paid} from each other seat if it wins its trick")
+        if at is not None and duties.warns_last_card(self.ruleset) and cards_after(view, at) == 1:
             line += "; one card left"
         return line
 
@@ -749,13 +744,13 @@ class Session:
     def duty_lines(self) -> list[str]:
         """What the play rules make of the moment, as the person's seat sees it: the lead card
         before the first play, each player down to one card where that is a matter of the rules
-        (:func:`warns_last_card`), and the bombs paid at once so far; none where the ruleset
-        has no such rules."""
+        (:func:`~ddz_rules.duties.warns_last_card`), and the bombs paid so far; none where the
+        ruleset has no such rules."""
         view, ruleset = self.view, self.ruleset
         lines = []
         if not view.plays and (line := self.lead_line()):
             lines.append(line)
-        if view.phase is Phase.PLAY and warns_last_card(ruleset):
+        if view.phase is Phase.PLAY and duties.warns_last_card(ruleset):
             n = len(view.hand_sizes)
             for seat, size in enumerate(view.hand_sizes):
                 if size != 1:
@@ -770,12 +765,15 @@ class Session:
                         top = duties.highest_rank(view.hand)
                         line += f": yours is {card_label(top)}"
                 if ruleset.liability == "pays_for_all":
+                    cause = (" where the highest would have held him"
+                             if ruleset.liable_if == "highest_would_hold" else "")
                     line += (f"; if {seat_label(before, self.seat)} plays a single below his "
-                             "highest rank and he goes out on it, that player pays for all "
-                             "(scoring.liability)")
+                             f"highest rank and he goes out on it{cause}, that player pays for "
+                             "all (scoring.liability)")
                 lines.append(line)
         if self.hand.bombs_paid:
-            lines.append("bombs paid at once: " + "; ".join(
+            when = "at once" if paid_when_played(ruleset) else "for winning their trick"
+            lines.append(f"bombs paid {when}: " + "; ".join(
                 f"{seat_label(b.seat, self.seat)}, {b.name}: {b.amount} from each other seat"
                 for b in self.hand.bombs_paid))
         return lines
@@ -790,7 +788,7 @@ class Session:
             return role_of(view, seat)
         if not view.plays and self.hand.deal.lead_card is not None and seat == view.first_bidder:
             return "leads"
-        if warns_last_card(self.ruleset) and view.hand_sizes[seat] == 1:
+        if duties.warns_last_card(self.ruleset) and view.hand_sizes[seat] == 1:
             return "one card"
         return ""
 
