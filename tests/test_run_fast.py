@@ -433,3 +433,11 @@ def test_each_new_run_fast_interpretation_names_its_sources_by_their_words() -> 
     for ruleset_id, words in quoted.items():
         text = " ".join(i["reason"] for i in load(ruleset_id).overlay["interpretations"])
         assert all(w in text for w in words), ruleset_id
+
+
+def test_the_prose_says_that_the_first_play_holding_the_lead_card_is_a_room_option() -> None:
+    data = load("run-fast").data
+    assert "as an option" in data["play"]["first_play_holds_lead_card"]["text"]
+    leading = next(i for i in data["interpretations"] if "Who leads" in i["question"])
+    assert "room option" in leading["reason"]
+    assert "play.first_play_holds_lead_card false" in leading["reason"]
