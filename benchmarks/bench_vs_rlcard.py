@@ -51,11 +51,11 @@ from typing import Any
 from bench_plays import machine, machine_line, publish
 
 from ddz_rules import cards, load
-from ddz_rules.auction import IllegalActionError
 from ddz_rules.bots import LEVELS, make_bot
 from ddz_rules.bots.base import Bot
 from ddz_rules.compare.runner import deal_seed
 from ddz_rules.compare.stats import Estimate, mean_interval, proportion_interval
+from ddz_rules.errors import IllegalActionError
 from ddz_rules.game import PASS, Action, Deal, Hand, View
 from ddz_rules.ruleset import Ruleset
 

@@ -17,12 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ddz_rules.errors import DdzError
+from ddz_rules.errors import IllegalActionError
 from ddz_rules.ruleset import Ruleset, load  # noqa: F401  (load: for the doctest)
-
-
-class IllegalActionError(DdzError):
-    """An action that the rules do not allow at this point."""
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 import time
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ddz_rules import __version__, cards, duties
-from ddz_rules.errors import DdzError, UsageError
+from ddz_rules.errors import CardError, DdzError, IllegalPlayError, UsageError
 from ddz_rules.match import led_alone
 from ddz_rules.records import check_seed, is_match_record, read_record, replay, replay_match
 from ddz_rules.reports import EXAMPLES, check_report, diff_report
@@ -39,12 +40,14 @@ from ddz_rules.simulate import simulate
 from ddz_rules.table import (
     Play,
     PlayTable,
+    Reading,
     beats_reason,
     compile_table,
     listing_path,
     split_reading,
     table_order,
 )
+from ddz_rules.wilds import wild_ranks_of
 
 #: What every command that writes files promises, in its --help (and the README's records).
 NEVER_OVERWRITTEN = ("a file already there is never overwritten: one holding the same is "
@@ -248,21 +251,15 @@ def _wild_option(table: PlayTable, text: str | None) -> tuple[int, ...]:
     ``wild`` rules; none when the option is not given."""
     if text is None:
         return ()
-    ruleset = table.ruleset
-    if not ruleset.wild_drawn:
-        raise UsageError(f"--wild: {ruleset.id} has no wild cards (no 'wild' section); drop "
-                         "the option, or choose a ruleset with wild cards such as laizi")
     try:
-        ranks = tuple(dict.fromkeys(cards.parse(text)))
-    except DdzError as exc:
+        return wild_ranks_of(table.ruleset, text, whole_draw=False)
+    except CardError as exc:
         raise UsageError(f"--wild: {exc}") from None
-    outside = [cards.RANKS[r] for r in ranks if r not in ruleset.wild_ranks]
-    if outside or not ranks or len(ranks) > len(ruleset.wild_drawn):
-        allowed = "".join(cards.RANKS[r] for r in ruleset.wild_ranks)
-        raise UsageError(f"--wild {text!r}: {ruleset.id} draws {len(ruleset.wild_drawn)} wild "
-                         f"rank(s) a hand from {allowed}"
-                         + (f"; {outside[0]} is never wild" if outside else ""))
-    return ranks
+    except DdzError as exc:
+        if not table.ruleset.wild_drawn:
+            raise UsageError(f"--wild: {exc}; drop the option, or choose a ruleset with wild "
+                             "cards such as laizi") from None
+        raise UsageError(f"--wild {text!r}: {exc}") from None
 
 
 def cmd_classify(args: argparse.Namespace) -> int:
@@ -272,22 +269,24 @@ def cmd_classify(args: argparse.Namespace) -> int:
     table = _table(args.ruleset)
     wild = _wild_option(table, args.wild)
     try:
-        cards_part, named = split_reading(args.cards)
+        _, named = split_reading(args.cards)
     except DdzError as exc:
         raise UsageError(f"CARDS {exc}") from None
-    key = table.key_of(cards_part)  # card text that is not cards: its own one-line error
-    if not cards.size(key):
-        raise UsageError(f"CARDS is empty: {table.explain(key)}")
-    readings = table.readings(key, wild)
-    if named is not None:
-        if not readings:
+    readings: tuple[Reading, ...] = ()
+    try:
+        key, readings = table.read_play(args.cards, wild, any_reading=True)
+    except IllegalPlayError as exc:  # no play: that is the answer, unless a reading is named
+        key = exc.key or 0
+        if not cards.size(key):
+            raise UsageError(f"CARDS is empty: {table.explain(key)}") from None
+        if named is not None:
             raise UsageError(f"CARDS {cards.key_text(key)} is not a legal play under "
                              f"{table.ruleset.id}, so it has no reading {named!r}: "
-                             f"{table.explain(key, wild)}")
-        try:
-            readings = (table.play(args.cards, wild).reading,)
-        except DdzError as exc:
-            raise UsageError(f"CARDS: {exc}") from None
+                             f"{table.explain(key, wild)}") from None
+    except CardError:
+        raise  # card text that is not cards: its own one-line error
+    except DdzError as exc:
+        raise UsageError(f"CARDS: {exc}") from None
     payload = {
         "ruleset": table.ruleset.id,
         "cards": cards.key_text(key),
@@ -317,22 +316,14 @@ def _played(table: PlayTable, name: str, text: str, any_reading: bool = False,
     take any of its readings unless one is named (``CARDS@type/length/rank``).
     """
     try:
-        cards_part, named = split_reading(text)
-        key = table.key_of(cards_part)
+        key, readings = table.read_play(text, wild, any_reading)
+    except IllegalPlayError as exc:
+        if not exc.key:
+            raise UsageError(f"{name} is empty: {table.explain(0)}") from None
+        raise UsageError(f"{name} {exc}") from None
     except DdzError as exc:
         raise UsageError(f"{name}: {exc}") from None
-    if not cards.size(key):
-        raise UsageError(f"{name} is empty: {table.explain(key)}")
-    readings = table.readings(key, wild)
-    if not readings:
-        raise UsageError(f"{name} {cards.key_text(key)} is not a legal play under "
-                         f"{table.ruleset.id}: {table.explain(key, wild)}")
-    if any_reading and named is None:
-        return key, list(readings)
-    try:
-        return key, [table.play(text, wild).reading]
-    except DdzError as exc:
-        raise UsageError(f"{name}: {exc}") from None
+    return key, list(readings)
 
 
 def cmd_beats(args: argparse.Namespace) -> int:
@@ -1189,8 +1180,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _UserLines(logging.Handler):
+    """What the library says it is doing (its ``ddz_rules`` logger), one ``ddz: ...`` line on
+    the standard error of the moment: the library itself prints nothing."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"ddz: {record.getMessage()}", file=sys.stderr, flush=True)
+
+
+def _tell_the_user() -> None:
+    """Show the library's progress lines, once per process."""
+    logger = logging.getLogger("ddz_rules")
+    if not any(isinstance(h, _UserLines) for h in logger.handlers):
+        logger.addHandler(_UserLines())
+        logger.setLevel(logging.INFO)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ddz`` command."""
+    _tell_the_user()
     try:
         args = build_parser().parse_args(argv)
         _check_refusals(args)

@@ -19,7 +19,8 @@ from enum import StrEnum
 from typing import cast
 
 from ddz_rules import cards, duties
-from ddz_rules.auction import Auction, IllegalActionError, new_auction
+from ddz_rules.auction import Auction, new_auction
+from ddz_rules.errors import DdzError, IllegalActionError
 from ddz_rules.ruleset import Ruleset, load  # noqa: F401  (load: for the doctest)
 from ddz_rules.scoring import (
     BonusPayment,
@@ -555,7 +556,7 @@ class Hand:
     def _parse_play(self, text: str) -> Play:
         try:
             return self.table.play(text, self.wild)
-        except Exception as exc:  # CardError, IllegalPlayError, UsageError
+        except DdzError as exc:  # not cards, not a play, or a reading not named
             raise IllegalActionError(str(exc)) from None
 
     def _end_auction(self) -> None:

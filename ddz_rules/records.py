@@ -32,8 +32,7 @@ from typing import Any, TypeGuard
 import yaml
 
 from ddz_rules import cards
-from ddz_rules.auction import IllegalActionError
-from ddz_rules.errors import DdzError, UsageError
+from ddz_rules.errors import DdzError, IllegalActionError, RecordError, UsageError
 from ddz_rules.game import (
     ALONE,
     CALL,
@@ -54,6 +53,7 @@ from ddz_rules.match import MatchState, Outcome, first_dealer, hand_winners
 from ddz_rules.outputs import write_new
 from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
 from ddz_rules.scoring import Result
+from ddz_rules.wilds import wild_ranks_of
 
 MAX_RECORD_BYTES = 1024 * 1024
 #: Arrays and objects nest at most this deep in a record; the deepest a record needs is 5
@@ -79,11 +79,6 @@ _SHORT.maxlist = _SHORT.maxdict = _SHORT.maxtuple = 4
 _SHORT.maxlevel = 2
 #: The longest message line a record error shows.
 MAX_MESSAGE = 300
-
-
-class RecordError(DdzError):
-    """A record that cannot be replayed at all: bad JSON, a wrong field, a deal that does not
-    add up. Names the file and the field at fault."""
 
 
 @cache
@@ -617,23 +612,11 @@ def _wild_field(ruleset: Ruleset, spec: dict[str, Any], where: str) -> tuple[int
                               f"rank{'s' if len(drawn) > 1 else ''} a hand; the record must "
                               "name them (card text, one card a rank, in the order drawn)")
         return ()
-    if not drawn:
-        raise RecordError(f"{where}: field deal.wild: {ruleset.id} has no wild cards; leave the "
-                          "field out")
     try:
-        ranks = tuple(r for ch in value for r in cards.parse(ch))
+        return wild_ranks_of(ruleset, value, whole_draw=True)
     except DdzError as exc:
-        raise RecordError(f"{where}: field deal.wild: {exc}") from None
-    if len(ranks) != len(drawn) or len(set(ranks)) != len(ranks):
-        raise RecordError(f"{where}: field deal.wild: {value!r} names {len(ranks)} rank(s); "
-                          f"{ruleset.id} draws {len(drawn)} distinct wild rank(s) a hand")
-    allowed = ruleset.wild_ranks
-    outside = [cards.RANKS[r] for r in ranks if r not in allowed]
-    if outside:
-        raise RecordError(f"{where}: field deal.wild: {outside[0]} is never wild under "
-                          f"{ruleset.id} (wild ranks are drawn from "
-                          f"{''.join(cards.RANKS[r] for r in allowed)})")
-    return ranks
+        leave = "; leave the field out" if not drawn else ""
+        raise RecordError(f"{where}: field deal.wild: {exc}{leave}") from None
 
 
 def _rank_field(ruleset: Ruleset, record: dict[str, Any], field: str, where: str) -> int | None:

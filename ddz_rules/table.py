@@ -690,17 +690,36 @@ class PlayTable:
         return play.cards
 
     def play(self, text: str, wild: Wild = ()) -> Play:
-        """A play from text: ``CARDS``, or ``CARDS@type[/length[/rank]]`` naming a reading.
+        """A play from text: ``CARDS``, or ``CARDS@type[/length[/rank]]`` naming a reading
+        (:meth:`read_play`, one reading)."""
+        key, (reading,) = self.read_play(text, wild)
+        return Play(key, reading)
 
-        A card set has one reading per ``type/length/rank`` (:meth:`read_wild` keeps one where
-        wild cards could carry different kickers), so naming those three names one reading.
+    def read_play(self, text: str, wild: Wild = (),
+                  any_reading: bool = False) -> tuple[int, tuple[Reading, ...]]:
+        """The card set play text names and the readings it is played as: the one parser of a
+        play, for every command, the hand engine and the records.
+
+        ``CARDS@type[/length[/rank]]`` names a reading: a card set has one reading per
+        ``type/length/rank`` (:meth:`read_wild` keeps one where wild cards could carry
+        different kickers), so naming those three names one. ``CARDS`` alone is its only
+        reading, or with ``any_reading`` (a play to be made, which may be any of them) all of
+        them. Refused in one line: text that is not cards (:class:`CardError`), a card set
+        that is no play (:class:`IllegalPlayError`, with its ``key``), or a reading not named
+        where one must be (:class:`UsageError`).
+
+        >>> from ddz_rules.ruleset import load
+        >>> table = compile_table(load("marked-card"))
+        >>> key, readings = table.read_play("333444555666", any_reading=True)
+        >>> len(readings), table.read_play("333444555666@airplane")[1][0].short()
+        (3, 'airplane/4/6')
         """
         cards_part, named = split_reading(text)
         key = self.key_of(cards_part)
         readings = self.readings(key, wild)
         if not readings:
             raise IllegalPlayError(f"{cards.key_text(key) or 'no cards'} is not a legal play under "
-                                   f"{self.ruleset.id}: {self.explain(key, wild)}")
+                                   f"{self.ruleset.id}: {self.explain(key, wild)}", key)
         if named is not None:
             chosen = [r for r in readings
                       if r.short() == named or r.short().startswith(named + "/")]
@@ -708,12 +727,12 @@ class PlayTable:
                 options = ", ".join(self.notation(Play(key, r), wild) for r in readings)
                 raise UsageError(f"reading {named!r} does not name one reading of "
                                  f"{cards.key_text(key)}; its readings: {options}")
-            return Play(key, chosen[0])
-        if len(readings) > 1:
+            return key, (chosen[0],)
+        if len(readings) > 1 and not any_reading:
             options = ", ".join(self.notation(Play(key, r), wild) for r in readings)
             raise UsageError(f"{cards.key_text(key)} reads {len(readings)} ways under "
                              f"{self.ruleset.id}; name one: {options}")
-        return Play(key, readings[0])
+        return key, readings
 
     # ------------------------------------------------------------------ explain
 

@@ -35,6 +35,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ddz_rules import cards
+from ddz_rules.errors import UsageError
 from ddz_rules.restrictions import rank_reason, whole_reason
 
 if TYPE_CHECKING:  # this module sits below the play table
@@ -430,3 +431,43 @@ def wild_choices(have: Sequence[int], wild: Sequence[int], total: int) -> Iterat
             yield from walk(i + 1, left - n, key + (n << (bits * r)))
 
     yield from walk(0, total, 0)
+
+
+def wild_ranks_of(ruleset: Ruleset, text: str, whole_draw: bool) -> tuple[int, ...]:
+    """The wild ranks ``text`` names (card text, a card of each rank): the one parser of
+    wild ranks, for the commands and the records.
+
+    With ``whole_draw`` (a record's ``deal.wild``) they are the hand's whole draw: as many
+    ranks as ``wild.drawn`` draws, each once, in the order drawn. Without (a question about a
+    moment of a hand) they are the ranks wild then: one to that many, a repeat ignored, as a
+    rank drawn after the auction is not wild before it. Either way each is a rank of
+    ``wild.ranks``. Refused in one line: a ruleset without wild cards, text that is not cards
+    (:class:`~ddz_rules.errors.CardError`), or ranks that cannot be the draw.
+
+    >>> from ddz_rules.ruleset import load
+    >>> wild_ranks_of(load("laizi-two"), "7", whole_draw=False)
+    (4,)
+    >>> wild_ranks_of(load("laizi-two"), "7", whole_draw=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ddz_rules.errors.UsageError: '7' names 1 rank(s); laizi-two draws 2 distinct wild ...
+    """
+    drawn = len(ruleset.wild_drawn)
+    if not drawn:
+        raise UsageError(f"{ruleset.id} has no wild cards (no 'wild' section)")
+    # a draw is in the order drawn, card by card; the ranks of a moment are a set
+    ranks = (tuple(r for card in text for r in cards.parse(card)) if whole_draw
+             else tuple(dict.fromkeys(cards.parse(text))))
+    allowed = "".join(cards.RANKS[r] for r in ruleset.wild_ranks)
+    outside = [cards.RANKS[r] for r in ranks if r not in ruleset.wild_ranks]
+    if whole_draw:
+        if len(ranks) != drawn or len(set(ranks)) != len(ranks):
+            raise UsageError(f"{text!r} names {len(ranks)} rank(s); {ruleset.id} draws "
+                             f"{drawn} distinct wild rank(s) a hand")
+        if outside:
+            raise UsageError(f"{outside[0]} is never wild under {ruleset.id} (wild ranks are "
+                             f"drawn from {allowed})")
+    elif outside or not ranks or len(ranks) > drawn:
+        raise UsageError(f"{ruleset.id} draws {drawn} wild rank(s) a hand from {allowed}"
+                         + (f"; {outside[0]} is never wild" if outside else ""))
+    return ranks

@@ -9,9 +9,10 @@ import random
 import pytest
 
 from ddz_rules import RulesetError, cards, load
-from ddz_rules.auction import Auction, AuctionOutcome, IllegalActionError, new_auction
+from ddz_rules.auction import Auction, AuctionOutcome, new_auction
 from ddz_rules.bots import make_bot
 from ddz_rules.cli import main
+from ddz_rules.errors import IllegalActionError
 from ddz_rules.game import PASS, Hand, KittyTaken, Phase, Said
 from ddz_rules.records import read_record, replay, to_record
 from ddz_rules.simulate import hand_seed, play_random

@@ -7,13 +7,13 @@ import random
 import pytest
 
 from ddz_rules import load
-from ddz_rules.auction import IllegalActionError
 from ddz_rules.bots import make_bot
 from ddz_rules.bots.base import lets_out
 from ddz_rules.bots.belief import Belief
 from ddz_rules.bots.medium import MediumBot
 from ddz_rules.bots.worlds import replayed, sample_deal
 from ddz_rules.compare.duels import duel, seating_scores
+from ddz_rules.errors import IllegalActionError
 from ddz_rules.game import Hand
 
 from .positions import advanced

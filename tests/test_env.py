@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test
 
 from ddz_rules import bundled_ids, cards, load
-from ddz_rules.env import ActionSpace, EnvError, Layout, env, raw_env, single
+from ddz_rules.env import ActionSpace, Layout, env, raw_env, single
 from ddz_rules.env.observation import Encoder
-from ddz_rules.errors import DdzError
+from ddz_rules.errors import DdzError, EnvError
 from ddz_rules.game import PASS, Hand, KittyTaken, Played
 from ddz_rules.table import Play
 

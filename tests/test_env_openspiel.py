@@ -20,9 +20,9 @@ from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
 from open_spiel.python.bots import uniform_random  # noqa: E402
 
 from ddz_rules import cards  # noqa: E402
-from ddz_rules.env.actions import EnvError  # noqa: E402
 from ddz_rules.env.observation import Encoder, Layout  # noqa: E402
 from ddz_rules.env.openspiel import DdzState, load, register  # noqa: E402
+from ddz_rules.errors import EnvError  # noqa: E402
 from ddz_rules.game import deal  # noqa: E402
 from ddz_rules.ruleset import load as load_ruleset  # noqa: E402
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from ddz_rules import RulesetError, cards, duties, load
-from ddz_rules.auction import IllegalActionError
+from ddz_rules.errors import IllegalActionError
 from ddz_rules.game import PASS, Action, Deal, Hand, KittyTaken, Phase, Played, first_leader
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.scoring import Result, settle

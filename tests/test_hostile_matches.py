@@ -63,7 +63,8 @@ def test_a_hostile_match_record_is_refused_by_play_resume_as_by_replay(
 
 def test_a_hand_that_is_a_match_names_its_place_in_every_reader(
         capsys: pytest.CaptureFixture[str]) -> None:
-    from ddz_rules.records import RecordError, read_record, replay, replay_match
+    from ddz_rules.errors import RecordError
+    from ddz_rules.records import read_record, replay, replay_match
 
     path = str(MATCHES / "hand-is-a-match.json")
     with pytest.raises(RecordError, match=r"field hands\.1: a match record where a hand record "

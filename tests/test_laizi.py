@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 from ddz_rules import cards, compile_table, load
 from ddz_rules.cards import RANK_INDEX
 from ddz_rules.cli import main
-from ddz_rules.errors import RulesetError
+from ddz_rules.errors import RecordError, RulesetError
 from ddz_rules.game import Hand, Phase
 from ddz_rules.play.session import stand_ins as session_stand_ins
-from ddz_rules.records import RecordError, replay, to_record
+from ddz_rules.records import replay, to_record
 from ddz_rules.reports import check_report
 from ddz_rules.ruleset import CombinationType, Ruleset
 from ddz_rules.simulate import play_random

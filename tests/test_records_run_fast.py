@@ -13,9 +13,10 @@ import yaml
 
 from ddz_rules import cards, load
 from ddz_rules.cli import main
+from ddz_rules.errors import RecordError
 from ddz_rules.game import Hand, deal
 from ddz_rules.match import hand_winners, side_winners
-from ddz_rules.records import RecordError, read_record, replay, replay_match, to_record
+from ddz_rules.records import read_record, replay, replay_match, to_record
 from ddz_rules.ruleset import bundled_ids
 
 from .conftest import FIXTURES

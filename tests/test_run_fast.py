@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from ddz_rules import cards, load
-from ddz_rules.auction import IllegalActionError
+from ddz_rules.errors import IllegalActionError
 from ddz_rules.game import PASS, Action, Deal, Hand, first_leader
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.scoring import BonusPayment, Result

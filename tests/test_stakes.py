@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ddz_rules import load
-from ddz_rules.bots.medium import MediumBot
+from ddz_rules.bots.medium import MediumBot, fit_outlook
 from ddz_rules.bots.outlook import (
     BUNDLED,
     FIT_HANDS,
@@ -18,7 +18,6 @@ from ddz_rules.bots.outlook import (
     Terms,
     _read,
     features,
-    fit,
     needs_outlook,
     outlook,
     outlook_key,
@@ -78,7 +77,7 @@ def test_a_words_value_is_its_mean_score() -> None:
     """Under classic a landlord at bid 2 who wins with 0.75 and never multiplies scores +4 or
     -4, a mean of 2; each peasant then scores -2 or +2, a mean of -1."""
     ruleset = load("classic")
-    flat = dataclasses.replace(outlook(ruleset), won=((1, 1.0),), lost=((1, 1.0),))
+    flat = dataclasses.replace(outlook(ruleset, fit_outlook), won=((1, 1.0),), lost=((1, 1.0),))
     judge = Judge(ruleset, flat)
     assert judge.value(Terms(2), 0.75, True) == pytest.approx(2.0)
     assert judge.value(Terms(2), 0.75, False) == pytest.approx(-1.0)
@@ -87,17 +86,18 @@ def test_a_words_value_is_its_mean_score() -> None:
 def test_a_cap_bounds_the_stake_a_word_is_valued_at() -> None:
     """scoring.cap 8: a bid of 3 multiplied by 8 is worth 8, not 24."""
     ruleset = load(str(FIXTURES / "variants" / "capped.yaml"))
-    eights = dataclasses.replace(outlook(load("classic")), won=((8, 1.0),), lost=((8, 1.0),))
+    eights = dataclasses.replace(outlook(load("classic"), fit_outlook), won=((8, 1.0),),
+                                 lost=((8, 1.0),))
     assert Judge(ruleset, eights).value(Terms(3), 1.0, True) == pytest.approx(16.0)
 
 
 def test_an_outlook_is_the_same_from_the_same_seed() -> None:
     ruleset = load("two-player")
-    assert fit(ruleset, hands=24, seed=3) == fit(ruleset, hands=24, seed=3)
+    assert fit_outlook(ruleset, hands=24, seed=3) == fit_outlook(ruleset, hands=24, seed=3)
 
 
 def test_a_kept_outlook_is_read_back_and_a_stale_one_is_not(tmp_path: Path) -> None:
-    found = fit(load("two-player"), hands=24, seed=3)
+    found = fit_outlook(load("two-player"), hands=24, seed=3)
     path = tmp_path / "outlook.json"
     write(path, found)
     assert _read(path, found.key) == found
@@ -129,7 +129,7 @@ def test_a_bundled_outlook_is_calibrated_on_held_out_hands(ruleset_id: str) -> N
     """On the held-out quarter of the fit's hands, split in fifths by predicted chance, the
     observed win rates stay within chance of the predictions: the sum over the fifths of the
     squared gap in binomial standard errors is below the 99.9% point of chi-square(5)."""
-    kept = outlook(load(ruleset_id))
+    kept = outlook(load(ruleset_id), fit_outlook)
     assert len(kept.calibration) == 5
     gaps = sum((observed - predicted) ** 2 / (predicted * (1.0 - predicted) / hands)
                for predicted, observed, hands in kept.calibration)

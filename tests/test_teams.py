@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddz_rules import cards, load
-from ddz_rules.auction import IllegalActionError
+from ddz_rules.errors import IllegalActionError, RecordError
 from ddz_rules.game import (
     ALONE,
     CALL,
@@ -36,7 +36,7 @@ from ddz_rules.game import (
     Played,
     deal,
 )
-from ddz_rules.records import RecordError, read_record, replay, to_record
+from ddz_rules.records import read_record, replay, to_record
 from ddz_rules.scoring import MultiplierEvent, settle
 from ddz_rules.simulate import play_random
 from ddz_rules.table import Play, compile_table

@@ -52,9 +52,9 @@ import random
 from dataclasses import dataclass
 
 from ddz_rules import cards
-from ddz_rules.auction import IllegalActionError
 from ddz_rules.bots.base import Bot
 from ddz_rules.bots.worlds import Story, minus, played_by_seat, sample_deal, story_of
+from ddz_rules.errors import IllegalActionError
 from ddz_rules.game import Action, Deal, Hand, Phase, View
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.table import Play, PlayTable

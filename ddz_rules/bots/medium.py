@@ -21,6 +21,7 @@ import random
 from functools import cached_property
 
 from ddz_rules import cards
+from ddz_rules.bots import fitting
 from ddz_rules.bots.base import (
     Bot,
     control_cards,
@@ -33,7 +34,7 @@ from ddz_rules.bots.base import (
     plays_of,
     wild_cards,
 )
-from ddz_rules.bots.outlook import needs_outlook, outlook
+from ddz_rules.bots.outlook import FIT_HANDS, FIT_SEED, Outlook, needs_outlook, outlook
 from ddz_rules.bots.split import moves_after, moves_of
 from ddz_rules.bots.stakes import Judge, standing
 from ddz_rules.game import PASS, Action, Phase, View
@@ -62,13 +63,13 @@ class MediumBot(Bot):
     @classmethod
     def prepare(cls, ruleset: Ruleset) -> None:
         if needs_outlook(ruleset):
-            outlook(ruleset)
+            outlook(ruleset, fit_outlook)
 
     @cached_property
     def judge(self) -> Judge:
         """Values auction words by expected score under this ruleset (its outlook is fitted
         or loaded on the first auction decision, not before: the fit plays with ``medium``)."""
-        return Judge(self.ruleset, outlook(self.ruleset))
+        return Judge(self.ruleset, outlook(self.ruleset, fit_outlook))
 
     def choose(self, view: View, rng: random.Random) -> Action:
         if view.phase is Phase.AUCTION:
@@ -176,3 +177,10 @@ class MediumBot(Bot):
         fitting = [p for p in plays if cards.size(p.key) == size and p.reading.level == 0]
         fitting.sort(key=lambda p: p.reading.rank_index)
         return fitting[:1]
+
+
+def fit_outlook(ruleset: Ruleset, hands: int = FIT_HANDS, seed: int = FIT_SEED) -> Outlook:
+    """The outlook ``medium`` bids by, fitted with its own play in every seat and, in the
+    second round, its own expected-score bidding (:func:`ddz_rules.bots.fitting.fit`)."""
+    return fitting.fit(ruleset, MediumBot(ruleset), lambda first: Judge(ruleset, first).word,
+                       hands, seed)

@@ -4,12 +4,9 @@ Expected-score bidding (:mod:`ddz_rules.bots.stakes`) needs, for a hand seen at 
 the chance that the landlord's side wins if this seat takes the hand, and if another seat does.
 Those chances depend on every rule of the play (the deck, the kitty, the combinations, wild
 cards, partners, the two-player advantage line), so they are not constants tuned for classic:
-for each ruleset, :func:`fit` plays :data:`FIT_HANDS` hands with ``medium``'s play in every
-seat after an exploratory auction (each word is ``standard``'s, chosen on control cards, or
-with :data:`EXPLORE_WORDS` drawn uniformly, so that peasants face the landlords a sensible
-player makes and landlords of every strength are seen; with a partner rule, one landlord in
-four plays alone), and fits two
-logistic regressions on :func:`features` of the seats' dealt hands:
+for each ruleset, :func:`ddz_rules.bots.fitting.fit` plays :data:`FIT_HANDS` hands with
+``medium``'s play in every seat after an exploratory auction, and fits two logistic
+regressions on :func:`features` of the seats' dealt hands:
 
 - **landlord**: P(the landlord's side wins | the landlord's hand, robs and grabs, alone);
 - **peasant**: P(the landlord's side wins | a peasant's hand, robs and grabs).
@@ -33,21 +30,21 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import math
 import os
-import random
-import sys
-from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ddz_rules import cards
-from ddz_rules.bots.base import auction_word, control_points, partner_call
+from ddz_rules.bots.base import control_points
 from ddz_rules.bots.split import moves_of
-from ddz_rules.game import ALONE, Hand, Phase, Said, View
 from ddz_rules.ruleset import Ruleset
+
+#: Where the library says what it is doing that takes a while (the ``ddz`` command shows it).
+LOG = logging.getLogger("ddz_rules")
 
 #: Changes whenever the features, the fit or the play that the fit simulates change, so that
 #: outlooks fitted before are fitted again.
@@ -55,15 +52,8 @@ MODEL_VERSION = 4
 #: Hands simulated per fit; the last quarter is held out to check the fit.
 FIT_HANDS = 1600
 FIT_SEED = 20261130
-#: The share of auction words drawn uniformly; the others are ``standard``'s, so that the
-#: landlords peasants face are chosen as a sensible player chooses them.
-EXPLORE_WORDS = 0.3
-#: Where a partner may be called, the share of exploratory landlords who play alone.
-EXPLORE_ALONE = 0.25
 #: The penalty on the weights (ridge), which keeps a feature that never varies at zero.
 RIDGE = 1.0
-#: Deals per simulated hand at most (all-pass auctions are dealt again).
-MAX_REDEALS = 64
 #: Largest outlook file read (bytes).
 MAX_BYTES = 1 << 20
 BUNDLED = Path(__file__).with_name("outlooks")
@@ -250,144 +240,11 @@ def outlook_key(ruleset: Ruleset) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-@dataclass(frozen=True)
-class Sample:
-    """One simulated hand: the seats' features, the landlord, the terms and the outcome."""
-
-    seats: tuple[tuple[float, ...], ...]
-    landlord: int
-    auction: tuple[tuple[int, str], ...]
-    terms: Terms
-    won: bool
-    multiplier: int
-    partnered: bool
-
-
-def simulate(ruleset: Ruleset, hands: int, seed: int,
-             speaker: Callable[[View], str] | None = None) -> list[Sample]:
-    """``hands`` hands (redeals not counted), ``medium`` playing, after an exploratory auction:
-    each word drawn uniformly with :data:`EXPLORE_WORDS`, else said by ``speaker`` (by
-    default ``standard``'s rule on control cards)."""
-    from ddz_rules.bots.medium import MediumBot  # medium bids with the outlooks fitted here
-    from ddz_rules.bots.standard import BID_AT
-
-    def by_control_cards(view: View) -> str:
-        return auction_word(view.legal, control_points(cards.unpack(view.hand)), BID_AT)
-
-    speak = speaker or by_control_cards
-
-    player = MediumBot(ruleset)
-    samples: list[Sample] = []
-    attempt = 0
-    while len(samples) < hands:
-        if attempt >= hands * MAX_REDEALS:
-            raise ValueError(f"{ruleset.id}: {attempt} deals gave only {len(samples)} hands "
-                             "with a landlord")  # pragma: no cover - every auction can bid
-        rng = random.Random(f"{seed}:{attempt}")
-        hand = Hand(ruleset, _deal(ruleset, seed, attempt), player.table)
-        attempt += 1
-        wild = [r for r, when in zip(hand.deal.wild, ruleset.wild_drawn, strict=True)
-                if when == "before_auction"]
-        seats = tuple(features(h, wild) for h in hand.deal.hands)
-        while hand.result is None:
-            seat = hand.to_act
-            assert seat is not None
-            view = hand.view(seat)
-            if hand.phase is Phase.AUCTION:
-                action = (rng.choice(list(view.legal)) if rng.random() < EXPLORE_WORDS
-                          else speak(view))
-            elif hand.phase is Phase.CALL:
-                action = partner_call(view, alone=rng.random() < EXPLORE_ALONE)
-            else:
-                action = player.choose(view, rng)
-            hand.apply(action)
-        result = hand.result
-        if result.redeal or result.landlord is None:
-            continue
-        words = [op.word for op in hand.log if isinstance(op, Said)]
-        auction_factor = 1
-        for e in result.events:
-            if e.name in ("rob", "grab"):
-                auction_factor *= e.factor
-        terms = Terms(hand.bid, words.count("rob"), words.count("grab"),
-                      hand.partner_call == ALONE)
-        said = tuple((op.seat, op.word) for op in hand.log if isinstance(op, Said))
-        samples.append(Sample(seats, result.landlord, said, terms, result.winner == "landlord",
-                              result.multiplier // auction_factor, result.partner is not None))
-    return samples
-
-
-def _deal(ruleset: Ruleset, seed: int, attempt: int) -> Any:
-    from ddz_rules.game import deal
-    return deal(ruleset, seed * 1_000_003 + attempt, dealer=attempt % ruleset.players)
-
-
-def _rows(samples: Sequence[Sample]) -> tuple[list[tuple[float, ...]], list[int],
-                                              list[tuple[float, ...]], list[int]]:
-    landlord_rows, landlord_wins, peasant_rows, peasant_wins = [], [], [], []
-    for s in samples:
-        shifted = float(s.terms.robs + s.terms.grabs)
-        others = signals(s.auction, set(range(len(s.seats))) - {s.landlord})
-        landlord_rows.append((*s.seats[s.landlord], shifted, float(s.terms.alone), *others))
-        landlord_wins.append(int(s.won))
-        told = signals(s.auction, {s.landlord})
-        for seat, x in enumerate(s.seats):
-            if seat != s.landlord:
-                peasant_rows.append((*x, shifted, *told))
-                peasant_wins.append(int(s.won))
-    return landlord_rows, landlord_wins, peasant_rows, peasant_wins
-
-
-def _shares(values: Sequence[int]) -> tuple[tuple[int, float], ...]:
-    counts = Counter(values)
-    return tuple((m, n / len(values)) for m, n in sorted(counts.items()))
-
-
-def fit(ruleset: Ruleset, hands: int = FIT_HANDS, seed: int = FIT_SEED) -> Outlook:
-    """Fit the ruleset's outlook (see the module's text): a first fit from ``hands // 2``
-    hands whose auctions ``standard`` speaks, then the outlook from ``hands`` hands whose
-    auctions expected-score bidding speaks with that first fit."""
-    from ddz_rules.bots.stakes import Judge  # the bidding the outlook is for
-
-    first = _fitted(ruleset, simulate(ruleset, max(1, hands // 2), seed))
-    return _fitted(ruleset, simulate(ruleset, hands, seed + 1, Judge(ruleset, first).word))
-
-
 def needs_outlook(ruleset: Ruleset) -> bool:
     """Whether a seat ever decides by an outlook: an auction to speak in, or a partner to
     call or not (never where there is no landlord: nobody bids, and nobody calls)."""
     return ruleset.has_landlord and (ruleset.auction_family != "none"
                                      or ruleset.partner_rule == "called_rank")
-
-
-def _fitted(ruleset: Ruleset, samples: Sequence[Sample]) -> Outlook:
-    cut = len(samples) * 3 // 4
-    train_rows, train_wins, _, _ = _rows(samples[:cut])
-    test_rows, test_wins, _, _ = _rows(samples[cut:])
-    held_out = fit_logistic(train_rows, train_wins)
-    predicted = sorted((_logistic(held_out, x), y)
-                       for x, y in zip(test_rows, test_wins, strict=True))
-    fifths = [predicted[i * len(predicted) // 5:(i + 1) * len(predicted) // 5]
-              for i in range(5)]
-    calibration = tuple((sum(p for p, _ in part) / len(part), sum(y for _, y in part)
-                         / len(part), len(part)) for part in fifths if part)
-    brier = sum((p - y) ** 2 for p, y in predicted) / max(1, len(predicted))
-    landlord_rows, landlord_wins, peasant_rows, peasant_wins = _rows(samples)
-    landlord_weights = fit_logistic(landlord_rows, landlord_wins)
-    extra = len(landlord_rows[0]) - len(samples[0].seats[0])
-    dealt = sorted(_logistic(landlord_weights, (*x, *[0.0] * extra))
-                   for s in samples for x in s.seats)
-    top_share = 1.0 / len(samples[0].seats)
-    return Outlook(
-        key=outlook_key(ruleset), hands=len(samples),
-        landlord_weights=landlord_weights,
-        peasant_weights=fit_logistic(peasant_rows, peasant_wins),
-        won=_shares([s.multiplier for s in samples if s.won]),
-        lost=_shares([s.multiplier for s in samples if not s.won]),
-        partner_rate=sum(s.partnered for s in samples if not s.terms.alone)
-        / max(1, sum(1 for s in samples if not s.terms.alone)),
-        calibration=calibration, brier=brier,
-        take_chance=dealt[int(len(dealt) * (1.0 - top_share))])
 
 
 def cache_folder() -> Path:
@@ -424,8 +281,9 @@ def write(path: Path, found: Outlook) -> None:
 _MEMO: dict[str, Outlook] = {}
 
 
-def outlook(ruleset: Ruleset) -> Outlook:
-    """The ruleset's outlook: bundled, kept in the cache folder, or fitted now (and kept)."""
+def outlook(ruleset: Ruleset, fit: Callable[[Ruleset], Outlook]) -> Outlook:
+    """The ruleset's outlook: bundled, kept in the cache folder, or fitted now by ``fit``
+    (and kept); the fit is announced on the ``ddz_rules`` logger, as it takes seconds."""
     key = outlook_key(ruleset)
     if key in _MEMO:
         return _MEMO[key]
@@ -434,32 +292,11 @@ def outlook(ruleset: Ruleset) -> Outlook:
         kept = cache_folder() / f"outlook-{key}.json"
         found = _read(kept, key)
         if found is None:
-            print(f"ddz: fitting the outlook of {ruleset.id} for expected-score bidding from "
-                  f"{FIT_HANDS * 3 // 2:,} simulated hands (once for these rules; kept in "
-                  f"{kept.parent})", file=sys.stderr, flush=True)
+            LOG.info("fitting the outlook of %s for expected-score bidding from %s simulated "
+                     "hands (once for these rules; kept in %s)", ruleset.id,
+                     f"{FIT_HANDS * 3 // 2:,}", kept.parent)
             found = fit(ruleset)
             with contextlib.suppress(OSError):  # a read-only cache: fitted again next time
                 write(kept, found)
     _MEMO[key] = found
     return found
-
-
-def write_bundled(ids: Sequence[str] = ()) -> list[str]:
-    """Fit the outlook of each bundled ruleset (or of ``ids``) and write it to
-    :data:`BUNDLED`; the lines say what was fitted and how well it is calibrated."""
-    from ddz_rules.ruleset import bundled_ids, load_bundled
-
-    lines = []
-    for ruleset_id in ids or bundled_ids():
-        ruleset = load_bundled(ruleset_id)
-        if not needs_outlook(ruleset):
-            (BUNDLED / f"{ruleset_id}.json").unlink(missing_ok=True)
-            lines.append(f"{ruleset_id}: no auction and no partner call, no outlook needed")
-            continue
-        found = fit(ruleset)
-        write(BUNDLED / f"{ruleset_id}.json", found)
-        worst = max(abs(p - o) for p, o, _ in found.calibration)
-        lines.append(f"{ruleset_id}: {found.hands} hands, Brier {found.brier:.3f}, held-out "
-                     f"fifths off by at most {worst:.3f}")
-    return lines
-

@@ -24,7 +24,7 @@ from typing import Any
 
 from ddz_rules.bots import LEVELS
 from ddz_rules.compare.runner import play_batch
-from ddz_rules.errors import DdzError, UsageError
+from ddz_rules.errors import DdzError, ExecutorFault, UsageError
 
 BATCH = 25
 #: How long the parent waits on its worker processes at a time: how late it may notice an
@@ -38,10 +38,6 @@ NO_WORKER_SECONDS = 60.0
 POLL_SECONDS = 2.0
 #: The address schemes a Dask client speaks.
 DASK_SCHEMES = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
-
-
-class ExecutorFault(DdzError):
-    """Hands could not be played: a worker died, or the cluster cannot be used."""
 
 
 def batches(tasks: Sequence[Any], size: int | None = None) -> list[list[Any]]:

@@ -22,7 +22,7 @@ from typing import Any
 from ddz_rules.compare import executors
 from ddz_rules.compare.results import TRACES, ResultsFile, RowCheck, RowKind, Trace
 from ddz_rules.compare.runner import Task, check_bots, prepare_bots, ruleset_digest
-from ddz_rules.errors import DdzError, UsageError
+from ddz_rules.errors import DdzError, RunFailed, UsageError
 from ddz_rules.ruleset import Ruleset, load, names_a_file
 
 
@@ -122,10 +122,6 @@ MAX_HANDS = 200_000
 MAX_WORKERS = 64
 
 
-class RunFailed(DdzError):
-    """A run stopped by a fault outside the rules (a dead worker, a failed write)."""
-
-
 def execute(spec: RunSpec, *, workers: int = 1, scheduler: str | None = None,
             out: Path | None = None, resume: bool = False,
             progress: Callable[[int, int], None] | None = None) -> dict[str, list[Trace]]:
@@ -180,7 +176,7 @@ def run_tasks(tasks: Sequence[Any], key: Callable[[Any], tuple[str, int]],
                 finished += len(batch)
                 if progress:
                     progress(finished, total)
-        except (executors.ExecutorFault, DdzError) as exc:
+        except DdzError as exc:  # ExecutorFault among them
             raise RunFailed(f"{exc}; {_kept(results, finished, total)}") from None
         except KeyboardInterrupt:
             raise KeyboardInterrupt(_kept(results, finished, total)) from None

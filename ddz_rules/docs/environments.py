@@ -112,8 +112,9 @@ class Measured:
 def measure(book: Book) -> dict[str, Measured]:
     """Every bundled ruleset's action space and layout, computed once for the page (about a
     second a ruleset: each play of the table with each of its readings is named)."""
-    from ddz_rules.env.actions import ActionSpace, EnvError
+    from ddz_rules.env.actions import ActionSpace
     from ddz_rules.env.observation import Layout
+    from ddz_rules.errors import EnvError
 
     out: dict[str, Measured] = {}
     for rid in book.ids:

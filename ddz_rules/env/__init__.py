@@ -11,8 +11,9 @@ True
 
 from __future__ import annotations
 
-from ddz_rules.env.actions import ActionSpace, EnvError
+from ddz_rules.env.actions import ActionSpace
 from ddz_rules.env.observation import Encoder, Feature, Layout
+from ddz_rules.errors import EnvError
 
 try:
     from ddz_rules.env.aec import DdzEnv, env, raw_env

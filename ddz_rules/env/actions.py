@@ -33,7 +33,7 @@ from functools import cache, cached_property
 
 from ddz_rules import cards
 from ddz_rules.auction import new_auction
-from ddz_rules.errors import DdzError
+from ddz_rules.errors import EnvError
 from ddz_rules.game import ALONE, CALL, PASS, Action
 from ddz_rules.ruleset import CombinationType, Ruleset
 from ddz_rules.table import Play, PlayTable, Reading, compile_table
@@ -41,10 +41,6 @@ from ddz_rules.wilds import kicker_counts, kicker_stand_ins, wild_count
 
 #: Plays with wild cards whose ids an action space keeps (it forgets them all when full).
 WILD_IDS_KEPT = 1 << 18
-
-
-class EnvError(DdzError, ValueError):
-    """An environment cannot be built for a ruleset, or an action it was given is not one."""
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ row; past that the episode is truncated with no reward.
 
 Bad input, by PettingZoo's conventions: with ``illegal="raise"`` (the raw environment's
 default) an id out of range or masked off, or an action that is not an integer, raises
-:class:`~ddz_rules.env.actions.EnvError` (a ``ValueError``), changing nothing; with
+:class:`~ddz_rules.errors.EnvError` (a ``ValueError``), changing nothing; with
 ``illegal="end"`` (:func:`env`'s) it ends the game instead, the offender scoring
 ``illegal_reward`` (-1) and every other seat 0, as PettingZoo's ``TerminateIllegalWrapper``
 does for classic games, and ``infos[agent]["illegal"]`` says why. A step for an agent whose
@@ -33,8 +33,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ddz_rules import cards
-from ddz_rules.env.actions import ActionSpace, EnvError
+from ddz_rules.env.actions import ActionSpace
 from ddz_rules.env.observation import Encoder
+from ddz_rules.errors import EnvError
 from ddz_rules.game import Action, Hand, deal
 from ddz_rules.match import next_dealer
 from ddz_rules.ruleset import Ruleset, load

@@ -66,8 +66,9 @@ except ImportError as missing:  # pragma: no cover - the openspiel extra is not 
                       f"({missing})") from None
 
 from ddz_rules import cards
-from ddz_rules.env.actions import ActionSpace, EnvError
+from ddz_rules.env.actions import ActionSpace
 from ddz_rules.env.observation import Encoder
+from ddz_rules.errors import EnvError
 from ddz_rules.game import Action, Hand, View, deal
 from ddz_rules.ruleset import DEALT_BONUSES, CombinationType, Ruleset, bundled_ids
 from ddz_rules.ruleset import load as load_ruleset

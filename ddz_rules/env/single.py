@@ -11,7 +11,7 @@ in the observation says which ids are legal, and ``info["action_mask"]`` repeats
 Bad input: an action outside the action space or masked off ends the episode, the learner
 scoring ``illegal_reward`` (-1 by default) and ``info["illegal"]`` saying why, as PettingZoo's
 ``TerminateIllegalWrapper`` does and as Gymnasium's ``check_env`` (which steps with unmasked
-samples) expects; with ``illegal="raise"`` it raises :class:`~ddz_rules.env.actions.EnvError`
+samples) expects; with ``illegal="raise"`` it raises :class:`~ddz_rules.errors.EnvError`
 (a ``ValueError``) instead, changing nothing. A step after the episode has ended raises
 ``EnvError`` until ``reset``.
 """
@@ -25,8 +25,8 @@ import gymnasium
 import numpy as np
 
 from ddz_rules.bots import make_bot
-from ddz_rules.env.actions import EnvError
 from ddz_rules.env.aec import REWARDS, Game
+from ddz_rules.errors import EnvError
 from ddz_rules.ruleset import Ruleset
 
 #: What a masked-off action does: end the episode with ``illegal_reward``, or raise.

@@ -46,10 +46,9 @@ from pathlib import Path
 from typing import Any
 
 from ddz_rules import cards, duties, wilds
-from ddz_rules.auction import IllegalActionError
 from ddz_rules.bots import BOT_PLAYERS, LEVELS, make_bot
 from ddz_rules.bots.base import Bot
-from ddz_rules.errors import DdzError, UsageError
+from ddz_rules.errors import DdzError, IllegalActionError, IllegalPlayError, UsageError
 from ddz_rules.game import ALONE, CALL, PASS, Action, Hand, Phase, View
 from ddz_rules.inputs import read_bounded
 from ddz_rules.match import next_dealer
@@ -536,15 +535,15 @@ class Session:
         hand, table, wild = self.hand, self.hand.table, self.hand.wild
         try:
             cards_part, named = split_reading(typed)
-            key = table.key_of(cards_part)
+            key, readings = table.read_play(cards_part, wild, any_reading=True)
+        except IllegalPlayError as exc:
+            key = exc.key or 0
+            if not cards.size(key):
+                return Outcome(False, f"refused: {table.explain(key, wild)}")
+            return Outcome(False, f"refused: {cards.key_text(key)}: not a legal play: "
+                           f"{table.explain(key, wild)}")  # as ddz classify says it
         except DdzError as exc:
             return Outcome(False, f"refused: {exc}")
-        if not cards.size(key):
-            return Outcome(False, f"refused: {table.explain(key, wild)}")
-        readings = table.readings(key, wild)
-        if not readings:  # as ddz classify says it
-            return Outcome(False, f"refused: {cards.key_text(key)}: not a legal play: "
-                           f"{table.explain(key, wild)}")
         mine = hand.hands[self.seat]
         if not cards.contains(mine, key):
             short = [cards.RANKS[r] * (n - h) for r, (n, h) in
@@ -553,7 +552,7 @@ class Session:
                            f"{''.join(short)})")
         if named is not None:
             try:
-                candidates = [table.play(typed, wild).reading]
+                candidates = list(table.read_play(typed, wild)[1])
             except DdzError as exc:
                 return Outcome(False, f"refused: {exc}")
         else:
