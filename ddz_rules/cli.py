@@ -599,7 +599,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         try:
             summary["plots"] = [str(p) for p in report.plots(summary, Path(args.plots))]
         except (OSError, DdzError) as exc:
-            failed = f"writing charts to {args.plots} failed: {exc}; the results above are " \
+            said = exc.words(option) if isinstance(exc, DdzError) else str(exc)
+            failed = f"writing charts to {args.plots} failed: {said}; the results above are " \
                      "complete"
     if args.json:
         print(json.dumps(summary))
@@ -1000,15 +1001,22 @@ def _run_options(p: argparse.ArgumentParser, unit: str, progress: bool = True) -
                        help="no progress bar")
 
 
+#: What every --help says of exit codes 2, 3 and 130 ("Exit codes: CODE what; ...").
+EXIT_USAGE = "2 a usage error or bad input, one line on stderr naming what is at fault; "
+EXIT_INTERRUPTED = ("3 an internal error, a bug in ddz-rules (one line naming it; please "
+                    "report it with the command); 130 interrupted.")
+#: Adds a command to the parser: its name, function, help and whether it takes -r RULESET.
+Add = Callable[..., argparse.ArgumentParser]
+
+
 def build_parser() -> argparse.ArgumentParser:
-    # Exit codes, stated in every --help: "Exit codes: CODE what; CODE what; ...".
-    interrupted = ("3 an internal error, a bug in ddz-rules (one line naming it; please "
-                   "report it with the command); 130 interrupted.")
-    usage = "2 a usage error or bad input, one line on stderr naming what is at fault; "
+    """The ``ddz`` parser: the commands that answer questions about rules and records, the
+    ones that play runs of hands, the rating and the play, each group added by its own
+    function."""
     parser = _Parser(prog="ddz", description="The rules of Dou Dizhu as data, and one referee "
                      "for every ruleset.",
                      epilog="Exit codes: 0 done, or the question answered; 1 ddz check found a "
-                     "defect, or ddz replay an invalid record; " + usage + interrupted)
+                     "defect, or ddz replay an invalid record; " + EXIT_USAGE + EXIT_INTERRUPTED)
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="print the version and which path lists plays, then exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -1016,8 +1024,8 @@ def build_parser() -> argparse.ArgumentParser:
     def add(name: str, func: Callable[[argparse.Namespace], int], help_text: str,
             ruleset: bool = False) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text,
-                           epilog="Exit codes: 0 done, or the question answered; " + usage
-                           + interrupted)
+                           epilog="Exit codes: 0 done, or the question answered; " + EXIT_USAGE
+                           + EXIT_INTERRUPTED)
         p.add_argument("--json", action="store_true", help="print JSON")
         if ruleset:
             p.add_argument("-r", "--ruleset", default="classic",
@@ -1025,6 +1033,15 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func, refusals=())
         return p
 
+    _question_commands(add)
+    _run_commands(add)
+    _rate_command(add)
+    _play_command(add)
+    return parser
+
+
+def _question_commands(add: Add) -> None:
+    """rules, check, classify, beats, moves, plays, diff and replay: questions answered."""
     add("rules", cmd_rules, "List the bundled rulesets.")
     p = add("check", cmd_check, "Validate and compile rulesets; print plays per type and every "
             "play that reads more than one way.")
@@ -1032,7 +1049,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ids or files (default: every bundled ruleset)")
     p.epilog = ("Exit codes: 0 every ruleset is sound; 1 a defect: a ruleset that claims "
                 "unique readings has a play that reads several ways; 2 an unknown ruleset, a "
-                "ruleset file that cannot be loaded, or another usage error; " + interrupted)
+                "ruleset file that cannot be loaded, or another usage error; " + EXIT_INTERRUPTED)
     p = add("classify", cmd_classify, "Read a card set: its readings, or why it is not a play.",
             ruleset=True)
     p.add_argument("cards", metavar="CARDS", help="card text, or CARDS@type/length/rank to ask "
@@ -1040,14 +1057,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--wild", metavar="RANKS", help=WILD_HELP)
     p.epilog = ("Exit codes: 0 answered, whether or not CARDS is a legal play (when it is not, "
                 "the rule that forbids it is the answer); 2 CARDS is empty or is not card "
-                "text of the ruleset's deck, or another usage error; " + interrupted)
+                "text of the ruleset's deck, or another usage error; " + EXIT_INTERRUPTED)
     p = add("beats", cmd_beats, "Does PLAY beat PREVIOUS?", ruleset=True)
     p.add_argument("play", metavar="PLAY")
     p.add_argument("previous", metavar="PREVIOUS")
     p.add_argument("--wild", metavar="RANKS", help=WILD_HELP)
     p.epilog = ("Exit codes: 0 answered, yes or no, for two legal plays; 2 PLAY or PREVIOUS "
                 "is empty, is not card text or is not a legal play (the error names which, and "
-                "why), or another usage error; " + interrupted)
+                "why), or another usage error; " + EXIT_INTERRUPTED)
     p = add("moves", cmd_moves, "Every legal play from a hand, leading or answering a play.",
             ruleset=True)
     p.add_argument("hand", metavar="HAND")
@@ -1060,8 +1077,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the hand's first play, by the holder of the lead card "
                         "(play.first_play_holds_lead_card)")
     p.epilog = ("HAND is the player's whole hand, so a combination of play.last_play_only is "
-                "listed only where it empties it. Exit codes: 0 the plays listed; " + usage
-                + interrupted)
+                "listed only where it empties it. Exit codes: 0 the plays listed; " + EXIT_USAGE
+                + EXIT_INTERRUPTED)
     add("plays", cmd_plays, "The whole play table as JSON Lines: test vectors for other engines.",
         ruleset=True)
     p = add("diff", cmd_diff, "Every rule that differs between two rulesets (both values and "
@@ -1077,7 +1094,11 @@ def build_parser() -> argparse.ArgumentParser:
                 "match ends, or a match hand dealt by the wrong seat; 2 the file cannot be read "
                 "or is not a well-formed record (the error names the file and the field), "
                 "including a match record whose totals or winners are not what its hands "
-                "give, or another usage error; " + interrupted)
+                "give, or another usage error; " + EXIT_INTERRUPTED)
+
+
+def _run_commands(add: Add) -> None:
+    """simulate, compare and match: runs of hands or matches."""
     p = add("simulate", cmd_simulate, "Play hands with uniformly random legal players and "
             "summarise them.", ruleset=True)
     p.add_argument("--hands", type=int, default=1000, help="hands to play (default 1000)")
@@ -1120,6 +1141,10 @@ def build_parser() -> argparse.ArgumentParser:
         a.scheduler is not None or a.workers != 1),
            "--scheduler and --workers play a run of matches (--matches M, or --out FILE); "
            "one match is played here, hand by hand: leave them out")
+
+
+def _rate_command(add: Add) -> None:
+    """rate: bot levels rated from seeded matches."""
     p = add("rate", cmd_rate, "Rate bot levels against each other from many seeded matches: "
             "Bradley-Terry ratings on the Elo scale with 95 percent bootstrap intervals, as a "
             "ladder (needs choix: pip install 'ddz-rules[ratings]').", ruleset=True)
@@ -1131,6 +1156,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "four levels)")
     p.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
     _run_options(p, "match")
+
+
+def _play_command(add: Add) -> None:
+    """play: a hand or a match played by a person, in the terminal or a browser."""
     p = add("play", cmd_play, "Play a hand yourself, or a whole match: one seat is yours, "
             "bots play the others, through the auction and the play, in the terminal or a "
             "browser (needs Textual: pip install 'ddz-rules[play]'). The game is saved after "
@@ -1176,8 +1205,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.epilog = ("Exit codes: 0 the hand or match was played, or left with its progress saved, "
                 "or the server was stopped (nothing typed during the game ends it with an "
                 "error: a refused action gets its reason on screen and the game goes on); "
-                + usage + interrupted)
-    return parser
+                + EXIT_USAGE + EXIT_INTERRUPTED)
+
+
+#: The library's arguments whose option has another name than theirs.
+OPTION_OF = {"hint_level": "--hint"}
+
+
+def option(name: str) -> str:
+    """The option of the command line that gives the library's argument ``name``: what an
+    error names (:meth:`~ddz_rules.errors.DdzError.words`) in the command line's words.
+
+    >>> option("next_cards"), option("hint_level")
+    ('--next-cards', '--hint')
+    """
+    return OPTION_OF.get(name, "--" + name.replace("_", "-"))
 
 
 class _UserLines(logging.Handler):
@@ -1205,12 +1247,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
         return code
     except DdzError as exc:
-        print(f"ddz: error: {exc}", file=sys.stderr)
+        print(f"ddz: error: {exc.words(option)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM during a run
-        print(f"ddz: interrupted{f'; {exc}' if str(exc) else ''}", file=sys.stderr)
+        kept = exc.args[0] if exc.args else None  # what a run kept (compare.run._kept)
+        said = kept.words(option) if isinstance(kept, DdzError) else str(exc)
+        print(f"ddz: interrupted{f'; {said}' if said else ''}", file=sys.stderr)
         return 130
     except Exception as exc:  # a bug: still one line, never a traceback
         where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ddz_rules import cards
-from ddz_rules.errors import UsageError
+from ddz_rules.errors import Named, UsageError
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.scoring import liable_pays
 from ddz_rules.table import Play
@@ -70,18 +70,20 @@ def turn_of(ruleset: Ruleset, hand: int, next_cards: int | None, first: bool) ->
     play, by the holder of ``play.lead_card``. Refuses, in one line, an option no rule of
     ``ruleset`` reads."""
     if first and not ruleset.first_play_holds_lead_card:
-        raise UsageError(f"--first: no rule of {ruleset.id} binds the hand's first play "
+        raise UsageError(Named("first"), f": no rule of {ruleset.id} binds the hand's first play "
                          "(play.first_play_holds_lead_card is not stated or is false)")
     if next_cards is not None:
         if not warns_last_card(ruleset):
-            raise UsageError(f"--next-cards: no rule of {ruleset.id} reads what the next player "
+            raise UsageError(Named("next_cards"), f": no rule of {ruleset.id} reads what the "
+                             "next player "
                              "holds (play.last_card_warning and scoring.liability are none)")
         if next_cards < 1:
-            raise UsageError(f"--next-cards: expected a number of cards, at least 1, not "
+            raise UsageError(Named("next_cards"), f": expected a number of cards, at least 1, not "
                              f"{next_cards}")
     lead = cards.parse_suited(ruleset.lead_card)[0] if first and ruleset.lead_card else None
     if lead is not None and not hand >> (cards.FIELD_BITS * lead) & cards.FIELD_MASK:
-        raise UsageError(f"--first: the hand holds no {cards.RANKS[lead]}, so it cannot make "
+        raise UsageError(Named("first"), f": the hand holds no {cards.RANKS[lead]}, so it "
+                         "cannot make "
                          f"the hand's first play: that play must contain the lead card "
                          f"{ruleset.lead_card} (play.first_play_holds_lead_card), and only its "
                          "holder makes it")

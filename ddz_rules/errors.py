@@ -1,6 +1,7 @@
 """Precise error types, all in one place. Every user-facing error is one line naming what is
 at fault, in the library's own words: an argument of a library call is named as the call
-names it (``hands``), and the command line shows the option it came from (``--hands``)."""
+names it (``hands``), and a front door (the command line) names the option it came from
+(``--hands``) with :meth:`DdzError.words`."""
 
 from __future__ import annotations
 
@@ -8,8 +9,47 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 
+@dataclass(frozen=True)
+class Named:
+    """An argument of a library call named in an error message: ``name`` is the call's own
+    name for it, which a front door may put in its own words (:meth:`DdzError.words`)."""
+
+    name: str
+
+
+#: A message as text alone, or as text and :class:`Named` arguments.
+Words = str | tuple["str | Named", ...]
+
+
+def parts_of(words: Words) -> tuple[str | Named, ...]:
+    """The parts of a message (:data:`Words`), to build an error from."""
+    return (words,) if isinstance(words, str) else words
+
+
+def _own(name: str) -> str:
+    return name
+
+
 class DdzError(Exception):
-    """Base of every error this toolkit raises on bad input."""
+    """Base of every error this toolkit raises on bad input. Its message is text and
+    :class:`Named` arguments; ``str()`` names each argument as the library does.
+
+    >>> error = UsageError(Named("hands"), " must be at least 1, got 0")
+    >>> str(error)
+    'hands must be at least 1, got 0'
+    >>> error.words(lambda name: "--" + name)
+    '--hands must be at least 1, got 0'
+    """
+
+    def __init__(self, *parts: object) -> None:
+        super().__init__(*parts)  # kept as args, so that the error pickles whole
+
+    def words(self, name_of: Callable[[str], str] = _own) -> str:
+        """The message with each :class:`Named` argument named by ``name_of``."""
+        return "".join(name_of(p.name) if isinstance(p, Named) else str(p) for p in self.args)
+
+    def __str__(self) -> str:
+        return self.words()
 
 
 class CardError(DdzError, ValueError):
@@ -59,38 +99,14 @@ class UsageError(DdzError, ValueError):
     what was asked for."""
 
 
-@dataclass(frozen=True)
-class Named:
-    """An argument of a library call named in an error message (:class:`ArgumentError`):
-    ``name`` is the call's own name for it."""
-
-    name: str
-
-
-class ArgumentError(UsageError):
-    """A value given to a library call is refused. The message is text and :class:`Named`
-    arguments: in the library's words each is its own name, and :meth:`words` lets a front
-    door (the command line) name it as its user gave it.
-
-    >>> error = ArgumentError(Named("hands"), " must be at least 1, got 0")
-    >>> str(error)
-    'hands must be at least 1, got 0'
-    >>> error.words(lambda name: "--" + name)
-    '--hands must be at least 1, got 0'
-    """
-
-    def __init__(self, *parts: str | Named) -> None:
-        self.parts = parts
-        super().__init__(self.words(lambda name: name))
-
-    def words(self, name_of: Callable[[str], str]) -> str:
-        """The message with each argument named by ``name_of``."""
-        return "".join(p if isinstance(p, str) else name_of(p.name) for p in self.parts)
-
-
 class ExecutorFault(DdzError):
     """Hands could not be played: a worker died, or the cluster cannot be used."""
 
 
 class RunFailed(DdzError):
     """A run stopped by a fault outside the rules (a dead worker, a failed write)."""
+
+
+class AuctionTooLarge(ValueError):
+    """An auction with more states than the compiled runner flattens
+    (:data:`ddz_rules.runner.MAX_AUCTION_STATES`): its hands are played in Python."""

@@ -37,16 +37,20 @@ import os
 import tempfile
 from pathlib import Path
 
-from ddz_rules.errors import UsageError
+from ddz_rules.errors import UsageError, Words, parts_of
 from ddz_rules.inputs import read_bounded
 
 
-def _staged(path: Path, data: bytes, kept: str) -> Path:
+def _failed(path: Path, exc: OSError, kept: Words) -> UsageError:
+    return UsageError(f"writing {path} failed: {exc.strerror or exc}; ", *parts_of(kept))
+
+
+def _staged(path: Path, data: bytes, kept: Words) -> Path:
     """``data`` written and flushed to a fresh temporary file beside ``path``."""
     try:
         fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     except OSError as exc:
-        raise UsageError(f"writing {path} failed: {exc.strerror or exc}; {kept}") from None
+        raise _failed(path, exc, kept) from None
     part = Path(name)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -56,21 +60,21 @@ def _staged(path: Path, data: bytes, kept: str) -> Path:
         os.chmod(part, 0o644)
     except OSError as exc:
         part.unlink(missing_ok=True)
-        raise UsageError(f"writing {path} failed: {exc.strerror or exc}; {kept}") from None
+        raise _failed(path, exc, kept) from None
     return part
 
 
-def write_whole(path: Path, text: str, kept: str) -> None:
+def write_whole(path: Path, text: str, kept: Words) -> None:
     """Write a file whole or not at all (a temporary file, then a rename); a failure is one
     line that names the file and says what was ``kept``. Only for a file this run created."""
     if path.is_dir():
-        raise UsageError(f"{path} is a folder; name a file ({kept})")
+        raise UsageError(f"{path} is a folder; name a file (", *parts_of(kept), ")")
     part = _staged(path, text.encode("utf-8"), kept)
     try:
         part.replace(path)
     except OSError as exc:
         part.unlink(missing_ok=True)
-        raise UsageError(f"writing {path} failed: {exc.strerror or exc}; {kept}") from None
+        raise _failed(path, exc, kept) from None
 
 
 def same_bytes(path: Path, data: bytes) -> bool:
@@ -81,8 +85,8 @@ def same_bytes(path: Path, data: bytes) -> bool:
         return False
 
 
-def write_new(path: Path, text: str | bytes, instead: str,
-              kept: str = "nothing was written") -> bool:
+def write_new(path: Path, text: str | bytes, instead: Words,
+              kept: Words = "nothing was written") -> bool:
     """Create ``path`` holding ``text`` (UTF-8 text, or bytes as they are, such as a PNG),
     whole or not at all; never replace a file there.
 
@@ -94,7 +98,7 @@ def write_new(path: Path, text: str | bytes, instead: str,
 
     def taken() -> UsageError:
         return UsageError(f"{path} already exists and holds something else; nothing was "
-                          f"overwritten: {instead}")
+                          "overwritten: ", *parts_of(instead))
 
     if path.is_symlink() or path.exists():
         if not path.is_dir() and same_bytes(path, data):
@@ -108,7 +112,7 @@ def write_new(path: Path, text: str | bytes, instead: str,
             return False
         raise taken() from None
     except OSError as exc:
-        raise UsageError(f"writing {path} failed: {exc.strerror or exc}; {kept}") from None
+        raise _failed(path, exc, kept) from None
     finally:
         with contextlib.suppress(OSError):
             part.unlink()

@@ -32,7 +32,15 @@ from typing import Any, TypeGuard
 import yaml
 
 from ddz_rules import cards
-from ddz_rules.errors import DdzError, IllegalActionError, RecordError, UsageError
+from ddz_rules.errors import (
+    DdzError,
+    IllegalActionError,
+    Named,
+    RecordError,
+    UsageError,
+    Words,
+    parts_of,
+)
 from ddz_rules.game import (
     ALONE,
     CALL,
@@ -131,7 +139,7 @@ def to_record(hand: Hand) -> dict[str, Any]:
 
 
 def ruleset_beside(folder: Path, ruleset: Ruleset,
-                   instead: str = "write the records to another folder") -> str:
+                   instead: Words = "write the records to another folder") -> str:
     """How records written to ``folder`` name their ruleset: its id if bundled, else a copy
     of the (merged) ruleset written there as ``ID.yaml``, so the records replay anywhere.
 
@@ -145,7 +153,8 @@ def ruleset_beside(folder: Path, ruleset: Ruleset,
     if target.is_file() and _holds(target, ruleset):
         return target.name
     write_new(target, yaml.safe_dump(dict(ruleset.data), sort_keys=False, allow_unicode=True),
-              f"it is not the ruleset {ruleset.id} that the records would name; {instead}",
+              (f"it is not the ruleset {ruleset.id} that the records would name; ",
+               *parts_of(instead)),
               "no record was written")
     return target.name
 
@@ -184,10 +193,15 @@ def is_seed(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and -MAX_SEED < value < MAX_SEED
 
 
-def check_seed(seed: int, option: str = "--seed") -> int:
-    """A run seed, or one line naming ``option`` and the range: :data:`MAX_SEED`."""
+#: The argument a seed comes in, unless a caller names another.
+SEED = Named("seed")
+
+
+def check_seed(seed: int, name: str | Named = SEED) -> int:
+    """A run seed, or one line naming the argument it came in (``name``) and the range:
+    :data:`MAX_SEED`."""
     if not is_seed(seed):
-        raise UsageError(f"{option} must be {SEED_RANGE}, got {_SHORT.repr(seed)}")
+        raise UsageError(name, f" must be {SEED_RANGE}, got {_SHORT.repr(seed)}")
     return seed
 
 

@@ -1090,12 +1090,25 @@ def _alone_scoring(data: Mapping[str, Any], sides: str, played: set[str],
                          get("liable_if", "lower_single"))
 
 
-def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[str, int]],
-           base: str | None) -> Ruleset:
-    def fail(message: str, *key_path: str | int) -> RulesetError:
-        """An error at ``key_path`` (see :func:`_error_at`)."""
-        return _error_at(message, key_path, top, origins)
+@dataclass(frozen=True)
+class _Deck:
+    """The ``deck``, ``players`` and ``deal`` points, checked against each other."""
 
+    deck_ranks: tuple[int, ...]
+    copies: tuple[int, ...]
+    suits: str
+    suited_deck: tuple[str, ...]
+    players: int
+    hand_size: int
+    kitty: int
+
+    @property
+    def size(self) -> int:
+        return sum(self.copies)
+
+
+def _deck(data: Mapping[str, Any], fail: Callable[..., RulesetError]) -> _Deck:
+    """The cards, the suits, the players and the deal."""
     suited = _rank_string(_value(data, "deck", "ranks"),
                           lambda message: fail(message, "deck", "ranks", "value"))
     joker_text = _value(data, "deck", "jokers")
@@ -1126,10 +1139,17 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
                    "deal", "hand_size", "value")
     if hand_size < 1:
         raise fail("each seat must be dealt at least one card", "deal", "hand_size", "value")
+    return _Deck(tuple(sorted(suited + jokers)), copies, suits, tuple(suited_deck), players,
+                 hand_size, kitty)
 
+
+def _combinations(data: Mapping[str, Any], deck: _Deck, fail: Callable[..., RulesetError]
+                  ) -> tuple[list[CombinationType], list[CombinationType]]:
+    """The combination types, enabled and switched off, each checked against the classes
+    and the deck."""
     classes = data["classes"]
     global_kickers = {k: _value(data, "kickers", k) for k in KICKER_RULE_KEYS}
-    deck_ranks = tuple(sorted(suited + jokers))
+    deck_ranks = deck.deck_ranks
     combos: list[CombinationType] = []
     switched_off: list[CombinationType] = []
     for name, spec in data["combinations"].items():
@@ -1173,10 +1193,29 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
     if not combos:
         raise fail("no combination type is enabled", "combinations")
     for ctype in combos:
-        short = _unheld_body(ctype, copies)
+        short = _unheld_body(ctype, deck.copies)
         if short:
             raise fail(short, "combinations", ctype.name)
-    sides = _value(data, "teams", "sides")
+    return combos, switched_off
+
+
+@dataclass(frozen=True)
+class _AuctionRules:
+    """The ``auction`` points the ruleset's auction family reads (none without a landlord)."""
+
+    stated: Mapping[str, Any]
+    family: str
+    all_pass: str
+    fixed_bid: int | None
+    bids: tuple[int, ...]
+    max_robs: int
+    max_grabs: int
+    grabbers: str
+
+
+def _auction(data: Mapping[str, Any], sides: str, players: int,
+             fail: Callable[..., RulesetError]) -> _AuctionRules:
+    """The auction: its family and the parameters that family reads."""
     # A ruleset without a landlord has no auction: inherited auction points are left out.
     auction = data["auction"] if sides == "landlord" else {}
     family = auction["family"]["value"] if auction else "leaderless"
@@ -1199,25 +1238,35 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
     bids = tuple(auction.get("bids", {}).get("value", ())) if "bids" in reads else ()
     if list(bids) != sorted(set(bids)):
         raise fail(f"bids {list(bids)} must rise strictly", "auction", "bids", "value")
-    peasant_goal = _value(data, "ending", "peasant_goal")
-    if peasant_goal == "advantage" and family != "call_rob":
-        raise fail("the advantage goal counts robs, so it needs the call_rob auction",
-                   "ending", "peasant_goal", "value")
+    return _AuctionRules(
+        auction, family, all_pass, fixed_bid, bids,
+        max_robs=auction.get("max_robs", {}).get("value", 0) if "max_robs" in reads else 0,
+        max_grabs=auction.get("max_grabs", {}).get("value", 0) if "max_grabs" in reads else 0,
+        grabbers=(auction.get("grabbers", {}).get("value", "any_other") if "grabbers" in reads
+                  else "any_other"))
+
+
+def _stake(data: Mapping[str, Any], sides: str, auction: _AuctionRules,
+           combos: Sequence[CombinationType], deck: _Deck, fail: Callable[..., RulesetError]
+           ) -> tuple[str, dict[str, int], DealtBonus | None]:
+    """``scoring``'s base, multipliers and dealt-hand bonus, each checked to be able to
+    happen, and the largest multiplier a hand could reach bounded."""
+    family = auction.family
     scoring = data["scoring"]
     # scoring.base shapes a landlord's stake; without a landlord it is not read (see INERT)
     base_rule = scoring["base"]["value"] if "base" in scoring and sides == "landlord" else "one"
-    if (all_pass == "first_bidder_landlord" and base_rule == "bid"
+    if (auction.all_pass == "first_bidder_landlord" and base_rule == "bid"
             and family != "none"):
         raise fail("when nobody bids there is no bid to be the base; use base 'one'",
                    "auction", "all_pass", "value")
-    if base_rule == "bid" and not bids and fixed_bid is None:
+    if base_rule == "bid" and not auction.bids and auction.fixed_bid is None:
         raise fail(f"a base of 'bid' needs bids, and the {family} auction has none",
                    "scoring", "base", "value")
     multipliers = scoring["multipliers"]["value"] if "multipliers" in scoring else {}
     if _value(data, "scoring", "settlement") == "cards_left":
         multipliers = {}  # each player settles his cards left: no stake to multiply
-    class_events = [spec.get("event", name) for name, spec in classes.items()]
-    happen = possible_events(combos, family, copies, hand_size)
+    class_events = [spec.get("event", name) for name, spec in data["classes"].items()]
+    happen = possible_events(combos, family, deck.copies, deck.hand_size)
     for event in multipliers:
         if event in class_events + list(HAND_EVENTS) and event not in happen:
             raise fail(f"'{event}' can never happen here (no enabled combination of that class, "
@@ -1234,7 +1283,7 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
             hint = f"; did you mean '{near[0]}'?" if near else ""
             raise fail(f"'{event}' is neither a class nor one of {', '.join(HAND_EVENTS)}{hint}",
                        "scoring", "multipliers", "value")
-    bonus = data["scoring"].get("dealt_bonus", {}).get("value")
+    bonus = scoring.get("dealt_bonus", {}).get("value")
     dealt_bonus = None
     if bonus is not None:
         amounts = tuple((name, bonus[name]) for name in DEALT_BONUSES if name in bonus)
@@ -1244,41 +1293,20 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
                            "bonus would be prose the engine never runs",
                            "scoring", "dealt_bonus", "value", name)
         dealt_bonus = DealtBonus(bonus["form"], amounts)
-    max_robs = auction.get("max_robs", {}).get("value", 0) if "max_robs" in reads else 0
-    max_grabs = auction.get("max_grabs", {}).get("value", 0) if "max_grabs" in reads else 0
-    grabbers = (auction.get("grabbers", {}).get("value", "any_other") if "grabbers" in reads
-                else "any_other")
     digits, worst = _largest_multiplier(
         multipliers | (dict(dealt_bonus.amounts) if dealt_bonus and
-                       dealt_bonus.form == "multiplier" else {}), combos, deck_size, players,
-        robs=max_robs if family == "call_rob" else 0,
-        grabs=max_grabs if family == "call_grab" else 0)
+                       dealt_bonus.form == "multiplier" else {}), list(combos), deck.size,
+        deck.players, robs=auction.max_robs if family == "call_rob" else 0,
+        grabs=auction.max_grabs if family == "call_grab" else 0)
     if digits > MAX_MULTIPLIER_DIGITS:
         raise fail(f"one hand's multiplier could reach about 10^{digits:.0f} ({worst}); at most "
                    f"10^{MAX_MULTIPLIER_DIGITS} is supported, so lower the factors",
                    "scoring", "multipliers", "value")
-    wild_drawn, wild_ranks, stands_for = _wild(data, deck_ranks, fail)
-    for ctype in combos:
-        if ctype.needs_wilds and not wild_drawn:
-            raise fail(f"its body must hold wild cards (wilds: {ctype.wilds}), and this ruleset "
-                       "has none (no 'wild' section); remove it with 'enabled: false'",
-                       "combinations", ctype.name, "wilds")
-    if wild_drawn and _value(data, "readings", "settlement") != "declared":
-        raise fail("wild cards give many plays several readings, so readings.settlement must be "
-                   "'declared' (the player names the reading)", "readings", "settlement",
-                   "value")
-    partner_rule = data["teams"]["partner"]["value"] if sides == "landlord" else "none"
-    if partner_rule == "called_rank" and (players < 4 or players % 2):
-        raise fail(f"a called partner needs an even number of players, at least four, not "
-                   f"{players}: the landlord and his partner share what the peasants settle "
-                   "equally", "teams", "partner", "value")
-    play_rules = _play_rules(data, sides, suits, suited_deck, combos,
-                             players * hand_size + kitty < deck_size, fail)
-    combos = [replace(c, answers=play_rules.last_play_answers.get(c.name, ())) for c in combos]
-    conflict = _landlord_part(data, top.data)
-    if conflict:
-        raise fail(conflict[0], *conflict[1])
-    alone = _alone_scoring(data, sides, {c.event for c in combos}, fail)
+    return base_rule, multipliers, dealt_bonus
+
+
+def _match_rules(data: Mapping[str, Any], fail: Callable[..., RulesetError]) -> MatchRules:
+    """How hands make a match."""
     stated = data["match"]
     match = MatchRules(
         length=_value(data, "match", "length"), hands=_value(data, "match", "hands"),
@@ -1288,23 +1316,69 @@ def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[s
     if match.length == "target" and match.target is None:
         raise fail("a target match needs match.target, the total that ends it",
                    "match", "length", "value")
+    return match
+
+
+def _build(data: dict[str, Any], top: Located, origins: Mapping[KeyPath, tuple[str, int]],
+           base: str | None) -> Ruleset:
+    """A ruleset from its merged document, checked section by section (the first fault
+    found is refused, naming its file, line and key)."""
+    def fail(message: str, *key_path: str | int) -> RulesetError:
+        """An error at ``key_path`` (see :func:`_error_at`)."""
+        return _error_at(message, key_path, top, origins)
+
+    deck = _deck(data, fail)
+    combos, switched_off = _combinations(data, deck, fail)
+    sides = _value(data, "teams", "sides")
+    auction = _auction(data, sides, deck.players, fail)
+    peasant_goal = _value(data, "ending", "peasant_goal")
+    if peasant_goal == "advantage" and auction.family != "call_rob":
+        raise fail("the advantage goal counts robs, so it needs the call_rob auction",
+                   "ending", "peasant_goal", "value")
+    base_rule, multipliers, dealt_bonus = _stake(data, sides, auction, combos, deck, fail)
+    wild_drawn, wild_ranks, stands_for = _wild(data, deck.deck_ranks, fail)
+    for ctype in combos:
+        if ctype.needs_wilds and not wild_drawn:
+            raise fail(f"its body must hold wild cards (wilds: {ctype.wilds}), and this ruleset "
+                       "has none (no 'wild' section); remove it with 'enabled: false'",
+                       "combinations", ctype.name, "wilds")
+    if wild_drawn and _value(data, "readings", "settlement") != "declared":
+        raise fail("wild cards give many plays several readings, so readings.settlement must be "
+                   "'declared' (the player names the reading)", "readings", "settlement",
+                   "value")
+    players = deck.players
+    partner_rule = data["teams"]["partner"]["value"] if sides == "landlord" else "none"
+    if partner_rule == "called_rank" and (players < 4 or players % 2):
+        raise fail(f"a called partner needs an even number of players, at least four, not "
+                   f"{players}: the landlord and his partner share what the peasants settle "
+                   "equally", "teams", "partner", "value")
+    play_rules = _play_rules(data, sides, deck.suits, deck.suited_deck, combos,
+                             players * deck.hand_size + deck.kitty < deck.size, fail)
+    combos = [replace(c, answers=play_rules.last_play_answers.get(c.name, ())) for c in combos]
+    conflict = _landlord_part(data, top.data)
+    if conflict:
+        raise fail(conflict[0], *conflict[1])
+    alone = _alone_scoring(data, sides, {c.event for c in combos}, fail)
+    match = _match_rules(data, fail)
     return Ruleset(
         id=data["id"], title=data["title"], summary=data["summary"], path=top.path,
-        base=base, players=players, deck_ranks=deck_ranks, copies=copies,
-        hand_size=hand_size, kitty=kitty, partner_rule=partner_rule,
+        base=base, players=players, deck_ranks=deck.deck_ranks, copies=deck.copies,
+        hand_size=deck.hand_size, kitty=deck.kitty, partner_rule=partner_rule,
         wild_drawn=wild_drawn, wild_ranks=wild_ranks, stands_for=stands_for,
         wild_in_kickers=_value(data, "wild", "in_kickers") if wild_drawn else "",
         settlement=_value(data, "readings", "settlement"), combinations=tuple(combos),
         switched_off=tuple(switched_off),
         kitty_shown=data["deal"].get("kitty_shown", {}).get("value", False),
-        first_bidder=auction["first_bidder"]["value"] if auction else play_rules.first_leader,
-        auction_family=family, bids=bids,
-        max_robs=max_robs, max_grabs=max_grabs, grabbers=grabbers, fixed_bid=fixed_bid,
-        all_pass=all_pass, peasant_goal=peasant_goal,
+        first_bidder=(auction.stated["first_bidder"]["value"] if auction.stated
+                      else play_rules.first_leader),
+        auction_family=auction.family, bids=auction.bids,
+        max_robs=auction.max_robs, max_grabs=auction.max_grabs, grabbers=auction.grabbers,
+        fixed_bid=auction.fixed_bid,
+        all_pass=auction.all_pass, peasant_goal=peasant_goal,
         base_rule=base_rule, multipliers=tuple(multipliers.items()),
         cap=_value(data, "scoring", "cap"), dealt_bonus=dealt_bonus, match=match,
         data=data, overlay=top.data, origins=dict(origins),
-        sides=sides, suits=suits, suited_deck=suited_deck,
+        sides=sides, suits=deck.suits, suited_deck=deck.suited_deck,
         first_leader=play_rules.first_leader, lead_card=play_rules.lead_card,
         lead_card_missing=play_rules.lead_card_missing,
         first_play_holds_lead_card=play_rules.first_play_holds_lead_card,

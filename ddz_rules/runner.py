@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from ddz_rules import cards, duties
 from ddz_rules.auction import Auction, new_auction
+from ddz_rules.errors import AuctionTooLarge
 from ddz_rules.game import (
     Hand,
     advantage_of,
@@ -159,10 +160,6 @@ class RunnerArrays(TypedDict):
     paid_on_win: bool
     wild_pool: bytes
     wild_before: bytes
-
-
-class AuctionTooLarge(ValueError):
-    """An auction with more states than :data:`MAX_AUCTION_STATES`."""
 
 
 def _factor(ruleset: Ruleset, name: str) -> int:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ddz_rules.errors import UsageError
+from ddz_rules.errors import Named, UsageError
 from ddz_rules.game import Hand
 from ddz_rules.match import next_dealer
 from ddz_rules.outputs import write_new
@@ -144,15 +144,15 @@ def simulate(ruleset: Ruleset, hands: int, seed: int, records: Path | None = Non
 def _prepare(records: Path, ruleset: Ruleset) -> str:
     """Make the records folder (or say why not); the name the records give their ruleset."""
     if records.exists() and not records.is_dir():
-        raise UsageError(f"--records {records} is a file; name a folder for the records")
+        raise UsageError(Named("records"), f" {records} is a file; name a folder for the records")
     try:
         records.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"--records {records}: cannot create the folder: "
+        raise UsageError(Named("records"), f" {records}: cannot create the folder: "
                          f"{exc.strerror or exc}") from None
     return ruleset_beside(records, ruleset)
 
 
 def _write(path: Path, text: str, kept: int) -> None:
-    write_new(path, text, "write the records to another folder (--records)",
+    write_new(path, text, ("write the records to another folder (", Named("records"), ")"),
               f"the {kept} records written before it are complete")

@@ -1,5 +1,5 @@
 """The command line's words for bad input stay what they were when the library learnt to
-speak in its own words (``ddz_rules.errors.ArgumentError``): every case of
+speak in its own words (:class:`ddz_rules.errors.Named`): every case of
 ``tests/fixtures/cli/bad-inputs.yaml`` gives the same exit code and the same output, byte
 for byte, as when the list was written.
 

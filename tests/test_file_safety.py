@@ -178,7 +178,7 @@ def test_a_new_game_never_overwrites_an_old_side_file_and_ignores_a_new_one_of_x
     Session.new(load("classic"), seat=1, bots="random", seed=5, save=other)
     sidecar_path(other).unlink()
     Session.new(load("classic"), seat=2, bots="random", seed=5, save=tmp_path / "y")
-    with pytest.raises(DdzError, match="give --seat and --bots"):
+    with pytest.raises(DdzError, match="give seat and bots"):
         Session.resume(other)
 
 

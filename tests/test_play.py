@@ -281,7 +281,7 @@ def test_autosave_and_resume_mid_hand_give_the_same_hand(tmp_path: Path) -> None
 def test_resume_refuses_other_seats_and_bad_files(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     Session.new(load("classic"), seat=1, seed=2, save=path)
-    with pytest.raises(Exception, match="saved with --seat 1"):
+    with pytest.raises(Exception, match="saved with seat 1"):
         Session.resume(path, seat=0)
     with pytest.raises(Exception, match="already exists"):
         Session.new(load("classic"), seat=1, seed=2, save=path)
@@ -289,7 +289,7 @@ def test_resume_refuses_other_seats_and_bad_files(tmp_path: Path) -> None:
     with pytest.raises(Exception, match="not JSON"):
         Session.resume(path)
     sidecar_path(path).unlink()
-    with pytest.raises(Exception, match="give --seat and --bots"):
+    with pytest.raises(Exception, match="give seat and bots"):
         Session.resume(path)
     assert Session.resume(path, seat=1, bots="standard").seat == 1
 

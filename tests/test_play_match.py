@@ -165,7 +165,7 @@ def test_resuming_a_match_refuses_what_cannot_be_continued_in_one_line(tmp_path:
     match = MatchSession.new(load("classic"), seat=2, seed=3, save=path)
     person_plays_deal(match)
     match.next_hand()
-    with pytest.raises(Exception, match="saved with --seat 2"):
+    with pytest.raises(Exception, match="saved with seat 2"):
         MatchSession.resume(path, seat=0)
     record = read_record(str(path))
     hand = tmp_path / "hand.json"

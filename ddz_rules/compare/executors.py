@@ -24,7 +24,7 @@ from typing import Any
 
 from ddz_rules.bots import LEVELS
 from ddz_rules.compare.runner import play_batch
-from ddz_rules.errors import DdzError, ExecutorFault, UsageError
+from ddz_rules.errors import DdzError, ExecutorFault, Named, UsageError
 
 BATCH = 25
 #: How long the parent waits on its worker processes at a time: how late it may notice an
@@ -188,20 +188,21 @@ def check_address(address: str) -> None:
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise UsageError("--scheduler needs dask.distributed: pip install 'ddz-rules[dask]'"
+        raise UsageError(Named("scheduler"), " needs dask.distributed: pip install "
+                         "'ddz-rules[dask]'"
                          ) from None
     scheme, sep, rest = address.partition("://")
     if not sep:
         scheme, rest = "tcp", address
     if scheme not in DASK_SCHEMES:
-        raise UsageError(f"--scheduler {address!r}: '{scheme}' is not a Dask protocol; "
+        raise UsageError(Named("scheduler"), f" {address!r}: '{scheme}' is not a Dask protocol; "
                          f"expected {', '.join(s + '://' for s in DASK_SCHEMES)} "
                          "(for example tcp://HOST:8786)")
     if scheme == "inproc":
         return
     match = re.fullmatch(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})", rest)
     if match is None or not 0 < int(match.group(2)) < 65536:
-        raise UsageError(f"--scheduler {address!r}: expected HOST:PORT, for example "
+        raise UsageError(Named("scheduler"), f" {address!r}: expected HOST:PORT, for example "
                          "tcp://127.0.0.1:8786")
 
 

@@ -23,7 +23,7 @@ from ddz_rules.compare.results import RowKind
 from ddz_rules.compare.run import MAX_WORKERS, Entrant, RunSpec, entrant_of, run_tasks
 from ddz_rules.compare.runner import bot_for, check_bots, loaded, prepare_bots
 from ddz_rules.compare.stats import mean_interval, proportion_interval
-from ddz_rules.errors import UsageError
+from ddz_rules.errors import Named, UsageError
 from ddz_rules.game import Hand
 from ddz_rules.match import MAX_REDEALS, MatchState, first_dealer, hand_winners
 from ddz_rules.records import to_record
@@ -212,7 +212,7 @@ class MatchSpec:
 def check_matches(matches: int) -> None:
     """``--matches``: between 1 and :data:`MAX_MATCHES`."""
     if not 1 <= matches <= MAX_MATCHES:
-        raise UsageError(f"--matches must be between 1 and {MAX_MATCHES:,}, got {matches}")
+        raise UsageError(Named("matches"), f" must be between 1 and {MAX_MATCHES:,}, got {matches}")
 
 
 def checked_run(ruleset: str, levels: Sequence[str], matches: int) -> Entrant:
@@ -230,7 +230,7 @@ def seats_of(levels: str, players: int) -> tuple[str, ...]:
     if len(named) == 1:
         return named * players
     if len(named) != players:
-        raise UsageError(f"--bots names {len(named)} levels for {players} seats; name one "
+        raise UsageError(Named("bots"), f" names {len(named)} levels for {players} seats; name one "
                          "level for every seat, or one per seat")
     return named
 
@@ -306,7 +306,8 @@ class MatchComparison:
     @cached_property
     def _entrants(self) -> tuple[Entrant, ...]:
         if self.stronger == self.weaker:
-            raise UsageError(f"--match-levels names {self.stronger} twice; name a stronger "
+            raise UsageError(Named("match_levels"), f" names {self.stronger} twice; name a "
+                             "stronger "
                              "and a weaker level, such as medium,standard")
         check_matches(self.matches)
         entrants = self.run_spec.resolve()

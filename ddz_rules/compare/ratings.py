@@ -53,7 +53,7 @@ from ddz_rules.compare.matches import (
 )
 from ddz_rules.compare.results import RowKind
 from ddz_rules.compare.run import Entrant, run_tasks
-from ddz_rules.errors import UsageError
+from ddz_rules.errors import Named, UsageError
 from ddz_rules.match import ranked_by
 
 if TYPE_CHECKING:
@@ -297,14 +297,14 @@ class RatingSpec:
     def _entrant(self) -> Entrant:
         named = ",".join(self.levels)
         if any(not level for level in self.levels):
-            raise UsageError(f"--levels '{named}' has an empty name; name the levels "
+            raise UsageError(Named("levels"), f" '{named}' has an empty name; name the levels "
                              "separated by commas, e.g. random,standard,medium")
         repeated = [level for level, n in Counter(self.levels).items() if n > 1]
         if repeated:
-            raise UsageError(f"--levels names '{repeated[0]}' more than once; name each "
+            raise UsageError(Named("levels"), f" names '{repeated[0]}' more than once; name each "
                              "level once")
         if len(self.levels) < 2:
-            raise UsageError(f"--levels needs at least two different levels to rate, got "
+            raise UsageError(Named("levels"), f" needs at least two different levels to rate, got "
                              f"'{named}'")
         return checked_run(self.ruleset, self.levels, self.matches)
 

@@ -30,7 +30,7 @@ from ddz_rules.compare.stats import (
     proportion_interval,
     welch_difference,
 )
-from ddz_rules.errors import UsageError
+from ddz_rules.errors import Named, UsageError
 from ddz_rules.outputs import write_new
 from ddz_rules.rulepoints import differences
 from ddz_rules.ruleset import Ruleset
@@ -221,7 +221,8 @@ def pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise UsageError("--plots needs matplotlib: pip install 'ddz-rules[plots]'") from None
+        raise UsageError(Named("plots"),
+                         " needs matplotlib: pip install 'ddz-rules[plots]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -231,13 +232,13 @@ def pyplot() -> Any:
 def check_plots_folder(folder: Path) -> None:
     """Refuse, before a run, a charts folder that cannot be made or written to."""
     if folder.exists() and not folder.is_dir():
-        raise UsageError(f"--plots {folder} is a file; name a folder for the charts")
+        raise UsageError(Named("plots"), f" {folder} is a file; name a folder for the charts")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as exc:
-        raise UsageError(f"--plots {folder}: cannot write charts there: "
+        raise UsageError(Named("plots"), f" {folder}: cannot write charts there: "
                          f"{exc.strerror or exc}") from None
 
 
@@ -278,7 +279,8 @@ def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
         image = io.BytesIO()
         fig.savefig(image, format="png", dpi=110)
         plt.close(fig)
-        write_new(path, image.getvalue(), "remove it, or give --plots a folder of its own")
+        write_new(path, image.getvalue(),
+                  ("remove it, or give ", Named("plots"), " a folder of its own"))
         written.append(path)
 
     charted = MATCH_TABLE if summary.get("kind") == "matches" else tuple(

@@ -28,7 +28,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import IO, Any
 
-from ddz_rules.errors import UsageError
+from ddz_rules.errors import Named, UsageError
 from ddz_rules.inputs import strict_validator, why
 
 try:  # POSIX advisory locks; elsewhere, O_EXCL creation still stops two new runs on one file
@@ -113,10 +113,11 @@ class ResultsFile:
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
         except FileExistsError:
-            raise UsageError(f"--out {path} already exists; pass --resume to continue that "
-                             "run, or choose another file (nothing was overwritten)") from None
+            raise UsageError(Named("out"), f" {path} already exists; pass ", Named("resume"),
+                             " to continue that run, or choose another file (nothing was "
+                             "overwritten)") from None
         except OSError as exc:
-            raise UsageError(f"--out {path}: cannot create it: {exc.strerror}") from None
+            raise UsageError(Named("out"), f" {path}: cannot create it: {exc.strerror}") from None
         handle = os.fdopen(fd, "ab")
         _lock(handle, path)
         header = json.dumps({"format": kind.format, "run": identity}, sort_keys=True)
@@ -127,7 +128,7 @@ class ResultsFile:
         except OSError as exc:
             handle.close()
             path.unlink(missing_ok=True)
-            raise UsageError(f"--out {path}: cannot write it: {exc.strerror}; nothing "
+            raise UsageError(Named("out"), f" {path}: cannot write it: {exc.strerror}; nothing "
                              "was kept") from None
         return cls(path, handle, {})
 
@@ -143,12 +144,12 @@ class ResultsFile:
         try:
             fd = os.open(path, os.O_RDWR | getattr(os, "O_NONBLOCK", 0))
         except FileNotFoundError:
-            raise UsageError(f"--resume: {path} does not exist") from None
+            raise UsageError(Named("resume"), f": {path} does not exist") from None
         except OSError as exc:
-            raise UsageError(f"--resume: {path}: cannot open it: {why(exc)}") from None
+            raise UsageError(Named("resume"), f": {path}: cannot open it: {why(exc)}") from None
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
-            raise UsageError(f"--resume: {path} is not a regular file")
+            raise UsageError(Named("resume"), f": {path} is not a regular file")
         handle = os.fdopen(fd, "r+b")
         try:
             _lock(handle, path)
@@ -182,11 +183,12 @@ class ResultsFile:
 def _check_parent(path: Path) -> None:
     """A results file needs a folder to go in: create it, or say why not."""
     if path.is_dir():
-        raise UsageError(f"--out {path} is a directory; name a file")
+        raise UsageError(Named("out"), f" {path} is a directory; name a file")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"--out {path}: cannot create its folder: {exc.strerror}") from None
+        raise UsageError(Named("out"),
+                         f" {path}: cannot create its folder: {exc.strerror}") from None
 
 
 def _lock(handle: IO[bytes], path: Path) -> None:
@@ -214,7 +216,8 @@ def _read_back(handle: IO[bytes], path: Path, identity: dict[str, Any], kind: Ro
         number += 1
         if not line.endswith(b"\n"):
             if len(line) > MAX_LINE:
-                raise UsageError(f"--resume: {path}:{number}: a line longer than {MAX_LINE} "
+                raise UsageError(Named("resume"), f": {path}:{number}: a line longer than "
+                                 f"{MAX_LINE} "
                                  "bytes; this is not a ddz compare results file")
             break  # the half-written last line of a crash
         item = _parse(line, path, number)
@@ -223,12 +226,13 @@ def _read_back(handle: IO[bytes], path: Path, identity: dict[str, Any], kind: Ro
         else:
             key = _check_row(item, path, number, identity, kind, check)
             if key in done:
-                raise UsageError(f"--resume: {path}:{number}: hand {key[1]} of {key[0]} is "
+                raise UsageError(Named("resume"), f": {path}:{number}: hand {key[1]} of "
+                                 f"{key[0]} is "
                                  "already in the file; it is damaged (nothing was changed)")
             done[key] = item
         offset += len(line)
     if number == 0 or offset == 0:
-        raise UsageError(f"--resume: {path} has no header line; it is not a ddz compare "
+        raise UsageError(Named("resume"), f": {path} has no header line; it is not a ddz compare "
                          "results file")
     return done, offset
 
@@ -237,24 +241,25 @@ def _parse(line: bytes, path: Path, number: int) -> Any:
     try:
         return json.loads(line.decode("utf-8"))
     except UnicodeDecodeError:
-        raise UsageError(f"--resume: {path}:{number}: not UTF-8 text") from None
+        raise UsageError(Named("resume"), f": {path}:{number}: not UTF-8 text") from None
     except (json.JSONDecodeError, RecursionError, ValueError):
-        raise UsageError(f"--resume: {path}:{number}: not a JSON line") from None
+        raise UsageError(Named("resume"), f": {path}:{number}: not a JSON line") from None
 
 
 def _check_header(item: Any, path: Path, identity: dict[str, Any], kind: RowKind) -> None:
     if not (isinstance(item, dict) and item.get("format") == kind.format
             and isinstance(item.get("run"), dict)):
-        raise UsageError(f"--resume: {path}:1: not the header of a results file of this "
+        raise UsageError(Named("resume"), f": {path}:1: not the header of a results file of this "
                          f"command (format {kind.format}); nothing was changed")
     run = item["run"]
     for key in [k for k in identity if k != "digests"]:
         if run.get(key) != identity[key]:
-            raise UsageError(f"--resume: {path} holds a run with {key} {run.get(key)!r}, not "
+            raise UsageError(Named("resume"), f": {path} holds a run with {key} "
+                             f"{run.get(key)!r}, not "
                              f"{identity[key]!r}; nothing was changed")
     for ruleset_id, digest in identity["digests"].items():
         if run.get("digests", {}).get(ruleset_id) != digest:
-            raise UsageError(f"--resume: ruleset '{ruleset_id}' is not the one {path} was "
+            raise UsageError(Named("resume"), f": ruleset '{ruleset_id}' is not the one {path} was "
                              "started with (its content changed); finish with the original "
                              "ruleset, or start a new file (nothing was changed)")
 
@@ -264,13 +269,15 @@ def _check_row(item: Any, path: Path, number: int, identity: dict[str, Any], kin
     error = next(iter(kind.validator.iter_errors(item)), None)
     if error is not None:
         field = ".".join(map(str, error.absolute_path)) or "(the line)"
-        raise UsageError(f"--resume: {path}:{number}: not a result line: {field}: "
+        raise UsageError(Named("resume"), f": {path}:{number}: not a result line: {field}: "
                          f"{error.message}; nothing was changed")
     if item["ruleset"] not in identity["rulesets"]:
-        raise UsageError(f"--resume: {path}:{number}: a hand of ruleset {item['ruleset']!r}, "
+        raise UsageError(Named("resume"), f": {path}:{number}: a hand of ruleset "
+                         f"{item['ruleset']!r}, "
                          "which this run does not play; nothing was changed")
     fault = check(item) if check is not None else None
     if fault is not None:
-        raise UsageError(f"--resume: {path}:{number}: {fault}; the file is damaged (nothing "
+        raise UsageError(Named("resume"), f": {path}:{number}: {fault}; the file is damaged "
+                         "(nothing "
                          "was changed)")
     return item["ruleset"], item["index"]

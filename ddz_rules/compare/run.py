@@ -22,7 +22,7 @@ from typing import Any
 from ddz_rules.compare import executors
 from ddz_rules.compare.results import TRACES, ResultsFile, RowCheck, RowKind, Trace
 from ddz_rules.compare.runner import Task, check_bots, prepare_bots, ruleset_digest
-from ddz_rules.errors import DdzError, RunFailed, UsageError
+from ddz_rules.errors import DdzError, Named, RunFailed, UsageError
 from ddz_rules.ruleset import Ruleset, load, names_a_file
 
 
@@ -67,7 +67,8 @@ class RunSpec:
     @cached_property
     def _entrants(self) -> tuple[Entrant, ...]:
         if not 1 <= self.hands <= MAX_HANDS:
-            raise UsageError(f"--hands must be between 1 and {MAX_HANDS:,}, got {self.hands} "
+            raise UsageError(Named("hands"), f" must be between 1 and {MAX_HANDS:,}, got "
+                             f"{self.hands} "
                              "(every hand's result is held for the paired differences; for "
                              "more, run several seeds)")
         if not self.rulesets:
@@ -150,9 +151,11 @@ def run_tasks(tasks: Sequence[Any], key: Callable[[Any], tuple[str, int]],
     the run (:meth:`~ddz_rules.compare.results.ResultsFile.reopen`, with ``check``).
     """
     if not 1 <= workers <= MAX_WORKERS:
-        raise UsageError(f"--workers must be between 1 and {MAX_WORKERS}, got {workers}")
+        raise UsageError(Named("workers"), f" must be between 1 and {MAX_WORKERS}, got "
+                         f"{workers}")
     if resume and out is None:
-        raise UsageError("--resume needs --out FILE, the results file to continue")
+        raise UsageError(Named("resume"), " needs ", Named("out"),
+                         " FILE, the results file to continue")
     if scheduler is not None:
         executors.check_address(scheduler)
     done: dict[tuple[str, int], Trace] = {}
@@ -177,18 +180,20 @@ def run_tasks(tasks: Sequence[Any], key: Callable[[Any], tuple[str, int]],
                 if progress:
                     progress(finished, total)
         except DdzError as exc:  # ExecutorFault among them
-            raise RunFailed(f"{exc}; {_kept(results, finished, total)}") from None
+            raise RunFailed(*exc.args, "; ", *_kept(results, finished, total)) from None
         except KeyboardInterrupt:
-            raise KeyboardInterrupt(_kept(results, finished, total)) from None
+            raise KeyboardInterrupt(RunFailed(*_kept(results, finished, total))) from None
     finally:
         if results is not None:
             results.close()
     return done
 
 
-def _kept(results: ResultsFile | None, finished: int, total: int) -> str:
+def _kept(results: ResultsFile | None, finished: int, total: int) -> tuple[str | Named, ...]:
+    """What an interrupted or failed run kept, and how to go on: an interrupt carries it as a
+    :class:`RunFailed` of its own, so the words name the run's arguments (``out``)."""
     if results is None:
-        return (f"{finished} of {total} hands were played and not saved (use --out FILE to "
-                "keep finished hands across a failure)")
-    return (f"{results.rows} hands are kept in {results.path}: rerun the same command with "
-            "--resume to play the rest")
+        return (f"{finished} of {total} hands were played and not saved (use ", Named("out"),
+                " FILE to keep finished hands across a failure)")
+    return (f"{results.rows} hands are kept in {results.path}: rerun the same command with ",
+            Named("resume"), " to play the rest")

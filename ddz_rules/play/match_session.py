@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ddz_rules.compare.matches import match_deal_seed
-from ddz_rules.errors import UsageError
+from ddz_rules.errors import Named, UsageError
 from ddz_rules.game import Hand
 from ddz_rules.match import (
     MAX_REDEALS,
@@ -39,8 +39,11 @@ from ddz_rules.match import (
 )
 from ddz_rules.play.session import (
     Session,
-    check_level,
+    already_saved,
+    check_levels,
     check_players,
+    check_resumed,
+    check_save,
     open_session,
     saved_seats,
     start_save,
@@ -104,8 +107,7 @@ class MatchSession:
                  hint_level: str = "medium", seed: int = 0, index: int = 0,
                  save: Path | None = None, autoplay: bool = False) -> None:
         check_players(ruleset, seat)
-        check_level(bots, "--bots")
-        check_level(hint_level, "--hint")
+        check_levels(bots, hint_level)
         self.ruleset = ruleset
         self.seat = seat
         self.bots = bots
@@ -131,9 +133,7 @@ class MatchSession:
         the first write."""
         check_players(ruleset, seat)
         if save is not None and (save.exists() or save.is_symlink()):
-            raise UsageError(f"{save} already exists: continue that game with 'ddz play "
-                             f"--resume {save}', or give --save another file (nothing was "
-                             "overwritten)")
+            raise already_saved(save, "game")
         match = cls(ruleset, seat, bots, hint_level, seed, save=save, autoplay=autoplay)
         if ready is not None:
             ready()
@@ -148,8 +148,8 @@ class MatchSession:
         where = str(path)
         record = read_record(where)
         if not is_match_record(record):
-            raise UsageError(f"{where} is a hand record, not a match; leave out --match to "
-                             "continue the hand")
+            raise UsageError(f"{where} is a hand record, not a match; leave out ",
+                             Named("match"), " to continue the hand")
         chosen_seat, chosen_bots, hint = saved_seats(path, seat, bots, hint_level, "match")
         seed = record.get("seed")
         if not is_seed(seed):
@@ -420,34 +420,24 @@ def open_game(ruleset: str, seat: int | None = None, bots: str | None = None,
     first write (``ddz play`` asks for its terminal there: a bad input is reported first)."""
     if resume is not None:
         if is_match_record(read_record(resume)):
-            for level, option in ((bots, "--bots"), (hint_level, "--hint")):
-                if level is not None:
-                    check_level(level, option)
-            if seed is not None:
-                raise UsageError("--seed: a resumed match keeps the seed it was dealt with; "
-                                 "leave out --seed")
-            if save is not None or no_save:
-                raise UsageError("--resume FILE goes on saving to FILE; leave out --save and "
-                                 "--no-save")
+            check_levels(bots, hint_level)
+            check_resumed(seed, save, no_save, "match")
             resumed = MatchSession.resume(Path(resume), seat, bots, hint_level, autoplay)
             if ready is not None:
                 ready()
             return resumed
         if match:
-            raise UsageError(f"{resume} holds one hand, not a match; leave out --match to "
-                             "continue it")
+            raise UsageError(f"{resume} holds one hand, not a match; leave out ",
+                             Named("match"), " to continue it")
     if not match:
         return open_session(ruleset, seat, bots, seed, hint_level, save, no_save, resume,
                             autoplay, ready)
-    for level, option in ((bots, "--bots"), (hint_level, "--hint")):
-        if level is not None:
-            check_level(level, option)
+    check_levels(bots, hint_level)
     loaded = load(ruleset)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     check_seed(seed)
-    if no_save and save is not None:
-        raise UsageError("--save and --no-save: choose one")
+    check_save(save, no_save)
     path = (None if no_save else Path(save) if save is not None
             else default_match_save(loaded, seed))
     return MatchSession.new(loaded, seat or 0, bots or "standard", seed,

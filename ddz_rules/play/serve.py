@@ -14,7 +14,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from ddz_rules.errors import UsageError
+from ddz_rules.errors import Named, UsageError
 
 #: Where the game is served unless ``--host`` and ``--port`` say otherwise: loopback only.
 DEFAULT_HOST = "127.0.0.1"
@@ -32,9 +32,9 @@ def require_web() -> None:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        raise UsageError("ddz play --serve needs starlette and uvicorn: pip install "
-                         "'ddz-rules[play]' (or play in the terminal: leave out --serve)"
-                         ) from None
+        raise UsageError("ddz play ", Named("serve"), " needs starlette and uvicorn: pip "
+                         "install 'ddz-rules[play]' (or play in the terminal: leave out ",
+                         Named("serve"), ")") from None
 
 
 def default_games_dir() -> Path:
@@ -50,27 +50,27 @@ def default_games_dir() -> Path:
 def check_port(port: int) -> None:
     """``--port``: a TCP port to listen on, 1 to 65535."""
     if not 1 <= port <= 65535:
-        raise UsageError(f"--port must be between 1 and 65535, got {port}")
+        raise UsageError(Named("port"), f" must be between 1 and 65535, got {port}")
 
 
 def check_address(host: str, port: int) -> None:
     """Refuse, before anything is written, a host that does not resolve or an address that
     cannot be listened on (a port in use, or one reserved to the system)."""
     if not host.strip():
-        raise UsageError("--host is empty; give a name or address to listen on, such as "
+        raise UsageError(Named("host"), " is empty; give a name or address to listen on, such as "
                          "127.0.0.1 or 0.0.0.0")
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM)[0]
     except (OSError, UnicodeError) as exc:
-        raise UsageError(f"--host {host[:60]!r}: not a name or address to listen on "
+        raise UsageError(Named("host"), f" {host[:60]!r}: not a name or address to listen on "
                          f"({getattr(exc, 'strerror', None) or exc})") from None
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(address)
         except OSError as exc:
-            raise UsageError(f"--port {port}: cannot listen on {host}:{port}: "
+            raise UsageError(Named("port"), f" {port}: cannot listen on {host}:{port}: "
                              f"{exc.strerror or exc}") from None
 
 
@@ -100,7 +100,7 @@ def serve(games_dir: Path, host: str, port: int, announce: Callable[[], None]) -
     except KeyboardInterrupt:
         pass
     except OSError as exc:  # the address was taken between the check and the start
-        raise UsageError(f"--port {port}: cannot listen on {host}:{port}: "
+        raise UsageError(Named("port"), f" {port}: cannot listen on {host}:{port}: "
                          f"{exc.strerror or exc}") from None
     finally:
         for sig, handler in previous.items():

@@ -48,7 +48,7 @@ from typing import Any
 from ddz_rules import cards, duties, wilds
 from ddz_rules.bots import BOT_PLAYERS, LEVELS, make_bot
 from ddz_rules.bots.base import Bot
-from ddz_rules.errors import DdzError, IllegalActionError, IllegalPlayError, UsageError
+from ddz_rules.errors import DdzError, IllegalActionError, IllegalPlayError, Named, UsageError
 from ddz_rules.game import ALONE, CALL, PASS, Action, Hand, Phase, View
 from ddz_rules.inputs import read_bounded
 from ddz_rules.match import next_dealer
@@ -90,7 +90,7 @@ def aids_of(text: str) -> tuple[str, ...]:
         return ()
     for name in names:
         if name not in AIDS:
-            raise UsageError(f"--aids: unknown aid {name[:40]!r}; the aids are "
+            raise UsageError(Named("aids"), f": unknown aid {name[:40]!r}; the aids are "
                              f"{', '.join(AIDS)} (or all, none)")
     return tuple(a for a in AIDS if a in names)
 
@@ -299,13 +299,22 @@ def check_players(ruleset: Ruleset, seat: int) -> None:
         raise UsageError(f"ruleset {ruleset.id} has {ruleset.players} players; the bots play "
                          f"{' or '.join(map(str, BOT_PLAYERS))}")
     if not 0 <= seat < ruleset.players:
-        raise UsageError(f"--seat {seat}: {ruleset.id} has seats 0 to {ruleset.players - 1}")
+        raise UsageError(Named("seat"), f" {seat}: {ruleset.id} has seats 0 to "
+                         f"{ruleset.players - 1}")
 
 
-def check_level(level: str, option: str) -> None:
+def check_level(level: str, name: str | Named) -> None:
+    """A bot level, or one line naming the argument it came in (``name``)."""
     if level not in LEVELS:
-        raise UsageError(f"{option} {level!r}: unknown bot level; expected one of "
+        raise UsageError(name, f" {level!r}: unknown bot level; expected one of "
                          f"{', '.join(LEVELS)}")
+
+
+def already_saved(save: Path, what: str) -> UsageError:
+    """A new game refused a save file that exists, saying how to go on."""
+    return UsageError(f"{save} already exists: continue that {what} with 'ddz play ",
+                      Named("resume"), f" {save}', or give ", Named("save"), " another file "
+                      "(nothing was overwritten)")
 
 
 class Session:
@@ -315,8 +324,8 @@ class Session:
     def __init__(self, hand: Hand, seat: int, bots: str = "standard", hint_level: str = "medium",
                  save: Path | None = None, autoplay: bool = False) -> None:
         check_players(hand.ruleset, seat)
-        check_level(bots, "--bots")
-        check_level(hint_level, "--hint")
+        check_level(bots, Named("bots"))
+        check_level(hint_level, Named("hint_level"))
         self.hand = hand
         self.seat = seat
         self.bots = bots
@@ -340,12 +349,10 @@ class Session:
         first write (``ddz play`` asks for its terminal there)."""
         check_players(ruleset, seat)
         if not 0 <= dealer < ruleset.players:
-            raise UsageError(f"--dealer {dealer}: {ruleset.id} has seats 0 to "
+            raise UsageError(Named("dealer"), f" {dealer}: {ruleset.id} has seats 0 to "
                              f"{ruleset.players - 1}")
         if save is not None and (save.exists() or save.is_symlink()):
-            raise UsageError(f"{save} already exists: continue that hand with 'ddz play "
-                             f"--resume {save}', or give --save another file (nothing was "
-                             "overwritten)")
+            raise already_saved(save, "hand")
         session = cls(Hand.new(ruleset, seed, dealer), seat, bots, hint_level, save, autoplay)
         if ready is not None:
             ready()
@@ -981,16 +988,9 @@ def open_session(ruleset: str, seat: int | None = None, bots: str | None = None,
     and file is checked here, before anything is written, each refusal one line; ``ready``
     is called once they all are, before the first write (``ddz play`` asks for its terminal
     there, so that a missing file is reported before a missing terminal)."""
-    for level, option in ((bots, "--bots"), (hint_level, "--hint")):
-        if level is not None:
-            check_level(level, option)
+    check_levels(bots, hint_level)
     if resume is not None:
-        if seed is not None:
-            raise UsageError("--seed: a resumed hand keeps the seed it was dealt with; leave "
-                             "out --seed")
-        if save is not None or no_save:
-            raise UsageError("--resume FILE goes on saving to FILE; leave out --save and "
-                             "--no-save")
+        check_resumed(seed, save, no_save, "hand")
         resumed = Session.resume(Path(resume), seat, bots, hint_level, autoplay)
         if ready is not None:
             ready()
@@ -999,12 +999,34 @@ def open_session(ruleset: str, seat: int | None = None, bots: str | None = None,
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     check_seed(seed)
-    if no_save and save is not None:
-        raise UsageError("--save and --no-save: choose one")
+    check_save(save, no_save)
     path = None if no_save else Path(save) if save is not None else default_save(loaded, seed)
     return Session.new(loaded, seat or 0, bots or "standard", seed,
                        hint_level=hint_level or "medium", save=path, autoplay=autoplay,
                        ready=ready)
+
+
+def check_levels(bots: str | None, hint_level: str | None) -> None:
+    """The bots' level and the hint level of a game asked for, where given."""
+    for level, name in ((bots, "bots"), (hint_level, "hint_level")):
+        if level is not None:
+            check_level(level, Named(name))
+
+
+def check_resumed(seed: int | None, save: str | None, no_save: bool, what: str) -> None:
+    """A resumed hand or match keeps its seed and its save: refuse either given anew."""
+    if seed is not None:
+        raise UsageError(Named("seed"), f": a resumed {what} keeps the seed it was dealt with; "
+                         "leave out ", Named("seed"))
+    if save is not None or no_save:
+        raise UsageError(Named("resume"), " FILE goes on saving to FILE; leave out ",
+                         Named("save"), " and ", Named("no_save"))
+
+
+def check_save(save: str | None, no_save: bool) -> None:
+    """A save file and no save at all cannot both be asked for."""
+    if no_save and save is not None:
+        raise UsageError(Named("save"), " and ", Named("no_save"), ": choose one")
 
 
 def autoplay(session: Session) -> list[str]:
@@ -1109,10 +1131,11 @@ def saved_seats(path: Path, seat: int | None, bots: str | None, hint_level: str 
         if side is None:
             if given is None:
                 raise UsageError(f"{sidecar_path(path)} is missing, so who plays which "
-                                 f"seat is not known: give --seat and --bots")
+                                 "seat is not known: give ", Named("seat"), " and ",
+                                 Named("bots"))
         elif given is not None and given != side[name]:
-            raise UsageError(f"--{name} {given}: {path} was saved with --{name} "
-                             f"{side[name]}; a resumed {what} keeps its seats")
+            raise UsageError(Named(name), f" {given}: {path} was saved with ", Named(name),
+                             f" {side[name]}; a resumed {what} keeps its seats")
     chosen_seat = side["seat"] if side else seat
     chosen_bots = side["bots"] if side else bots
     assert isinstance(chosen_seat, int) and isinstance(chosen_bots, str)
@@ -1131,8 +1154,8 @@ def start_save(path: Path, ruleset: Ruleset, seat: int, bots: str, hint_level: s
     name = _ruleset_name(path.parent, ruleset, what)
     side = {"ddz_play": 1, "save": path.name, "seat": seat, "bots": bots, "hint": hint_level}
     write_new(sidecar_path(path), json.dumps(side) + "\n",
-              f"it is not the side file of a new {what} saved as {path}; give --save another "
-              "file", f"the {what} was not saved")
+              (f"it is not the side file of a new {what} saved as {path}; give ",
+               Named("save"), " another file"), f"the {what} was not saved")
     return name
 
 
@@ -1141,8 +1164,8 @@ def write_save(path: Path, text: str, first: bool, what: str) -> None:
     never overwritten), then over the file this game made, or resumed from."""
     kept = f"the {what} goes on unsaved"
     if first:
-        write_new(path, text, f"continue that game with 'ddz play --resume {path}', or give "
-                  "--save another file", kept)
+        write_new(path, text, ("continue that game with 'ddz play ", Named("resume"),
+                               f" {path}', or give ", Named("save"), " another file"), kept)
     else:
         write_whole(path, text, kept)
 
@@ -1150,7 +1173,8 @@ def write_save(path: Path, text: str, first: bool, what: str) -> None:
 def _ruleset_name(folder: Path, ruleset: Ruleset, what: str = "hand") -> str:
     """How the saved record names its ruleset: :func:`~ddz_rules.records.ruleset_beside`,
     the rule every command that writes records follows (never a file overwritten)."""
-    return ruleset_beside(folder, ruleset, f"save the {what} in another folder (--save)")
+    return ruleset_beside(folder, ruleset,
+                          (f"save the {what} in another folder (", Named("save"), ")"))
 
 
 def _read_sidecar(save: Path) -> dict[str, Any] | None:

@@ -36,7 +36,7 @@ from ddz_rules import cards
 from ddz_rules.bots import LEVELS, make_bot
 from ddz_rules.bots.base import Bot
 from ddz_rules.compare.matches import match_deal_seed
-from ddz_rules.errors import DdzError, UsageError
+from ddz_rules.errors import DdzError, Named, UsageError
 from ddz_rules.game import PASS, Hand, Phase, View
 from ddz_rules.inputs import read_bounded
 from ddz_rules.match import MatchState, first_dealer, hand_winners
@@ -151,7 +151,8 @@ class WebGame:
             except OSError as exc:
                 raise UsageError(f"{folder}: cannot create the game's folder: "
                                  f"{exc.strerror or exc}") from None
-            name = ruleset_beside(folder, ruleset, "choose another games folder (--games)")
+            name = ruleset_beside(folder, ruleset,
+                                  ("choose another games folder (", Named("games"), ")"))
         game = cls(game_id, ruleset, seats, match, seed,
                    {s: token_hash(t) for s, t in tokens.items()}, folder, name)
         game.save(meta=True)

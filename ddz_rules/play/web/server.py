@@ -96,20 +96,21 @@ def _query_seat(request: Request | WebSocket) -> tuple[int | None, str | None, s
     return int(seat_text), token, None
 
 
-def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
-               max_sockets: int = MAX_SOCKETS, clock: Callable[[], float] = time.monotonic,
-               announce: Callable[[], None] | None = None,
-               tables: Tables | None = None) -> Starlette:
-    """The app serving the tables saved under ``games_dir`` (resumed at once; None: tables
-    are not saved). ``clock`` times the rate limit; ``announce`` runs once it serves."""
-    registry = tables or Tables(games_dir, max_games)
-    if tables is None and games_dir is not None:
-        resumed, _ = resume_all(games_dir)
-        for game in resumed.values():
-            registry.add(game)
-    tasks: set[asyncio.Task[None]] = set()
+class TableServer:
+    """The tables a server holds and its routes, each a method: the lobby, the API that
+    makes a table and reads a seat's state, the table pages and their websockets, and the
+    bots that move in the background."""
 
-    async def broadcast(table: Table) -> None:
+    def __init__(self, registry: Tables, max_sockets: int, clock: Callable[[], float],
+                 announce: Callable[[], None] | None) -> None:
+        self.registry = registry
+        self.max_sockets = max_sockets
+        self.clock = clock
+        self.announce = announce
+        self.tasks: set[asyncio.Task[None]] = set()
+
+
+    async def broadcast(self, table: Table) -> None:
         async with table.send_lock:
             states: dict[int | None, dict[str, Any]] = {}
             for conn in list(table.connections):
@@ -120,29 +121,31 @@ def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
                 except Exception:  # a socket gone away: forget it
                     table.connections.discard(conn)
 
-    async def run_bots(table: Table) -> None:
+    async def run_bots(self, table: Table) -> None:
         while await to_thread.run_sync(table.game.bot_step):
-            await broadcast(table)
+            await self.broadcast(table)
 
-    def start_bots(table: Table) -> None:
+    def start_bots(self, table: Table) -> None:
         if (table.bots is None or table.bots.done()) and table.game.bot_to_act:
-            table.bots = asyncio.get_running_loop().create_task(run_bots(table))
-            tasks.add(table.bots)
-            table.bots.add_done_callback(tasks.discard)
+            table.bots = asyncio.get_running_loop().create_task(self.run_bots(table))
+            self.tasks.add(table.bots)
+            table.bots.add_done_callback(self.tasks.discard)
 
+    @staticmethod
     def error(status: int, message: str) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status)
 
+    @staticmethod
     async def page(name: str, fallback: str) -> Response:
         path = STATIC / name
         if path.is_file():
             return FileResponse(path, media_type="text/html")
         return HTMLResponse(f"<!doctype html><title>ddz play</title><p>{fallback}</p>")
 
-    async def lobby(request: Request) -> Response:
-        return await page("index.html", "the lobby page is missing")
+    async def lobby(self, request: Request) -> Response:
+        return await self.page("index.html", "the lobby page is missing")
 
-    async def rulesets(request: Request) -> Response:
+    async def rulesets(self, request: Request) -> Response:
         listed = []
         for ruleset_id in bundled_ids():
             ruleset = load_bundled(ruleset_id)
@@ -150,71 +153,71 @@ def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
                            "players": ruleset.players})
         return JSONResponse(listed)
 
-    async def new_game(request: Request) -> Response:
+    async def new_game(self, request: Request) -> Response:
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_MESSAGE:
-                return error(400, f"the request is over {MAX_MESSAGE} bytes")
+                return self.error(400, f"the request is over {MAX_MESSAGE} bytes")
         try:
             data = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
-            return error(400, 'not JSON: expected {"ruleset": ID, "seats": [...], '
+            return self.error(400, 'not JSON: expected {"ruleset": ID, "seats": [...], '
                          '"match": false}')
         if not isinstance(data, dict):
-            return error(400, "expected a JSON object")
+            return self.error(400, "expected a JSON object")
         extra = set(data) - {"ruleset", "seats", "match", "seed"}
         if extra:
-            return error(400, f"unknown field {sorted(extra)[0][:40]!r}")
+            return self.error(400, f"unknown field {sorted(extra)[0][:40]!r}")
         ruleset_id, seats = data.get("ruleset"), data.get("seats")
         match, seed = data.get("match", False), data.get("seed")
         ids = bundled_ids()
         if not isinstance(ruleset_id, str) or ruleset_id not in ids:
-            return error(400, f"ruleset: {str(ruleset_id)[:40]!r} is not a bundled ruleset "
+            return self.error(400, f"ruleset: {str(ruleset_id)[:40]!r} is not a bundled ruleset "
                          f"({', '.join(ids)})")
         if not isinstance(seats, list):
-            return error(400, 'seats: expected a list such as ["human", "medium"]')
+            return self.error(400, 'seats: expected a list such as ["human", "medium"]')
         if not isinstance(match, bool):
-            return error(400, "match: expected true or false")
+            return self.error(400, "match: expected true or false")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            return error(400, "seed: expected an integer")
-        if len(registry.tables) >= registry.max_games:
-            return error(503, f"this server holds {registry.max_games} games already")
+            return self.error(400, "seed: expected an integer")
+        if len(self.registry.tables) >= self.registry.max_games:
+            return self.error(503, f"this server holds {self.registry.max_games} games already")
         ruleset = load_bundled(ruleset_id)
         try:
             game, tokens = await to_thread.run_sync(
-                lambda: WebGame.create(ruleset, seats, match, seed, registry.games_dir))
+                lambda: WebGame.create(ruleset, seats, match, seed, self.registry.games_dir))
         except DdzError as exc:
-            return error(400, str(exc))
-        table = registry.add(game)
-        start_bots(table)
+            return self.error(400, str(exc))
+        table = self.registry.add(game)
+        self.start_bots(table)
         return JSONResponse({"id": game.id, "watch": f"/game/{game.id}",
                              "links": {str(s): f"/game/{game.id}?seat={s}&token={t}"
                                        for s, t in tokens.items()}}, status_code=201)
 
-    def find(game_id: str) -> Table | None:
-        return registry.tables.get(game_id) if ID_PATTERN.match(game_id) else None
+    def find(self, game_id: str) -> Table | None:
+        return self.registry.tables.get(game_id) if ID_PATTERN.match(game_id) else None
 
-    async def table_page(request: Request) -> Response:
-        if find(request.path_params["id"]) is None:
+    async def table_page(self, request: Request) -> Response:
+        if self.find(request.path_params["id"]) is None:
             return HTMLResponse("<!doctype html><title>ddz play</title><p>no such game</p>",
                                 status_code=404)
-        return await page("table.html", "the table page is missing")
+        return await self.page("table.html", "the table page is missing")
 
-    async def state(request: Request) -> Response:
-        table = find(request.path_params["id"])
+    async def state(self, request: Request) -> Response:
+        table = self.find(request.path_params["id"])
         if table is None:
-            return error(404, "no such game")
+            return self.error(404, "no such game")
         seat, token, fault = _query_seat(request)
         if fault:
-            return error(400, fault)
+            return self.error(400, fault)
         if not table.game.check_token(seat, token):
-            return error(403, "this link's token is not the seat's")
+            return self.error(403, "this link's token is not the seat's")
         return JSONResponse(await to_thread.run_sync(table.game.state, seat))
 
-    async def socket(websocket: WebSocket) -> None:
+    async def socket(self, websocket: WebSocket) -> None:
         await websocket.accept()
-        table = find(websocket.path_params["id"])
+        table = self.find(websocket.path_params["id"])
         if table is None:
             await websocket.send_json(refused("no such game").message)
             await websocket.close(CLOSE_UNKNOWN)
@@ -225,8 +228,8 @@ def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
                                               "seat's: ask for the seat's link").message)
             await websocket.close(CLOSE_FORGED)
             return
-        if len(table.connections) >= max_sockets:
-            await websocket.send_json(refused(f"this game has {max_sockets} pages open "
+        if len(table.connections) >= self.max_sockets:
+            await websocket.send_json(refused(f"this game has {self.max_sockets} pages open "
                                               "already").message)
             await websocket.close(CLOSE_FULL)
             return
@@ -236,33 +239,34 @@ def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
             async with table.send_lock:
                 await websocket.send_json({"type": "state", "state": await to_thread.run_sync(
                     table.game.state, seat)})
-            start_bots(table)
+            self.start_bots(table)
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                reply = await take(table, conn, message)
+                reply = await self.take(table, conn, message)
                 if reply is not None and reply.message is not None:
                     await websocket.send_json(reply.message)
                 if reply is not None and reply.forged:
                     await websocket.close(CLOSE_FORGED)
                     break
                 if reply is not None and reply.changed:
-                    await broadcast(table)
-                    start_bots(table)
+                    await self.broadcast(table)
+                    self.start_bots(table)
         except WebSocketDisconnect:
             pass
         finally:
             table.connections.discard(conn)
 
-    async def take(table: Table, conn: Connection, message: MutableMapping[str, Any]) -> Any:
+    async def take(self, table: Table, conn: Connection,
+                   message: MutableMapping[str, Any]) -> Any:
         raw = message.get("text")
         if raw is None:
             raw = message.get("bytes") or b""
         size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
         if size > MAX_MESSAGE:
             return refused(f"a message is at most {MAX_MESSAGE} bytes; this one is {size}")
-        now = clock()
+        now = self.clock()
         if len(conn.times) == RATE and now - conn.times[0] < 1.0:
             return refused(f"more than {RATE} messages a second: slow down")
         conn.times.append(now)
@@ -274,21 +278,37 @@ def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
                                         conn.socket.query_params.get("token"), data)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        if announce is not None:
-            announce()
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        if self.announce is not None:
+            self.announce()
         yield
-        for task in list(tasks):
+        for task in list(self.tasks):
             task.cancel()
 
-    app = Starlette(routes=[
-        Route("/", lobby),
-        Route("/api/rulesets", rulesets),
-        Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/games/{id}/state", state),
-        Route("/game/{id}", table_page),
-        WebSocketRoute("/ws/{id}", socket),
-        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
-    ], lifespan=lifespan)
-    app.state.tables = registry
-    return app
+    def app(self) -> Starlette:
+        """The Starlette app: the lobby, the API, the table pages and their websockets."""
+        app = Starlette(routes=[
+            Route("/", self.lobby),
+            Route("/api/rulesets", self.rulesets),
+            Route("/api/games", self.new_game, methods=["POST"]),
+            Route("/api/games/{id}/state", self.state),
+            Route("/game/{id}", self.table_page),
+            WebSocketRoute("/ws/{id}", self.socket),
+            Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        ], lifespan=self.lifespan)
+        app.state.tables = self.registry
+        return app
+
+
+def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
+               max_sockets: int = MAX_SOCKETS, clock: Callable[[], float] = time.monotonic,
+               announce: Callable[[], None] | None = None,
+               tables: Tables | None = None) -> Starlette:
+    """The app serving the tables saved under ``games_dir`` (resumed at once; None: tables
+    are not saved). ``clock`` times the rate limit; ``announce`` runs once it serves."""
+    registry = tables or Tables(games_dir, max_games)
+    if tables is None and games_dir is not None:
+        resumed, _ = resume_all(games_dir)
+        for game in resumed.values():
+            registry.add(game)
+    return TableServer(registry, max_sockets, clock, announce).app()
