@@ -103,7 +103,11 @@ def test_an_interrupted_run_resumes_with_no_hand_lost_or_counted_twice(tmp_path:
      "cannot reach the Dask scheduler at tcp://127.0.0.1:9"),
 ])
 def test_bad_compare_input_is_one_line_with_exit_2(argv: list[str], words: str,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+                                                   capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # nothing listens on port 9: a refused connection is retried until the connect time
+    # is up, which need not be the 15 s a real cluster is given
+    monkeypatch.setattr(executors, "CONNECT_SECONDS", 2.0)
     assert main([*argv, "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and words in err

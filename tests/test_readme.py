@@ -54,5 +54,12 @@ def test_the_readme_lists_every_bundled_ruleset() -> None:
 
 
 def test_the_readme_says_what_ci_runs() -> None:
+    """CI runs the README's test command (whose tests build the rules book strictly), the
+    suite again without the compiled modules, and the linters; the README says so."""
     ci = (Path(__file__).parent.parent / ".ci" / "run").read_text(encoding="utf-8")
-    assert "mkdocs build --strict" in ci and "rules book" in README.split("```", 2)[2][:900]
+    test_command = README.split("```sh\n", 1)[1].splitlines()[1].split("&& ", 1)[1]
+    assert test_command == "pytest" and "python3 -m pytest -q\n" in ci
+    assert "DDZ_PURE_PYTHON=1 python3 -m pytest" in ci and "ruff check" in ci and "mypy" in ci
+    docs_tests = (Path(__file__).parent / "test_docs.py").read_text(encoding="utf-8")
+    assert "def test_the_site_builds_strictly" in docs_tests and "strict=True" in docs_tests
+    assert "rules book" in README.split("```", 2)[2][:900]
