@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from functools import cache
 
 import pytest
 from hypothesis import given
@@ -91,15 +92,36 @@ def test_legal_answers_equal_brute_force_filter(ruleset_id: str, seed: int, size
     assert set(generated) == set(table.filter_answers(hand, previous))
 
 
+@cache
 def _readings(table: PlayTable) -> list[Reading]:
+    """Every reading of the table (kept: a property test draws from it at every example)."""
     return [r for k in table for r in table.readings(k)]
+
+
+@cache
+def _any_reading(table: PlayTable) -> st.SearchStrategy[Reading]:
+    return st.sampled_from(_readings(table))
+
+
+@cache
+def _of_type(table: PlayTable, kind: tuple[str, int]) -> st.SearchStrategy[Reading]:
+    return st.sampled_from(_by_type(table)[kind])
+
+
+@cache
+def _by_type(table: PlayTable) -> dict[tuple[str, int], list[Reading]]:
+    """The readings of each type and chain length."""
+    found: dict[tuple[str, int], list[Reading]] = {}
+    for r in _readings(table):
+        found.setdefault((r.type, r.length), []).append(r)
+    return found
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 @given(data=st.data())
 def test_beats_is_a_strict_partial_order(ruleset_id: str, data: st.DataObject) -> None:
-    readings = _readings(compile_table(load(ruleset_id)))
-    a, b, c = (data.draw(st.sampled_from(readings)) for _ in range(3))
+    readings = _any_reading(compile_table(load(ruleset_id)))
+    a, b, c = (data.draw(readings) for _ in range(3))
     assert not a.beats(a)
     assert not (a.beats(b) and b.beats(a))
     if a.beats(b) and b.beats(c):
@@ -110,10 +132,9 @@ def test_beats_is_a_strict_partial_order(ruleset_id: str, data: st.DataObject) -
 @given(data=st.data())
 def test_beats_is_transitive_within_a_type_chain(ruleset_id: str, data: st.DataObject) -> None:
     table = compile_table(load(ruleset_id))
-    readings = _readings(table)
-    a = data.draw(st.sampled_from(readings))
-    same = [r for r in readings if (r.type, r.length) == (a.type, a.length)]
-    b, c = data.draw(st.sampled_from(same)), data.draw(st.sampled_from(same))
+    a = data.draw(_any_reading(table))
+    same = _of_type(table, (a.type, a.length))
+    b, c = data.draw(same), data.draw(same)
     lo, mid, hi = sorted((a, b, c), key=lambda r: r.rank_index)
     if hi.rank_index > mid.rank_index > lo.rank_index:
         assert hi.beats(mid) and mid.beats(lo) and hi.beats(lo)
