@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ddz_rules.docs.book import Book
 from ddz_rules.docs.render import WORTH, admonition, card_faces, code_html, number, plural, table
+from ddz_rules.docs.templates import render
 
 
 @dataclass(frozen=True)
@@ -292,14 +293,6 @@ INVARIANTS = (
 )
 
 
-def invariant_md(item: Invariant) -> str:
-    tests = "\n".join(f"    - `tests/{file}` · `{name}`" for file, name in item.tests)
-    return (f"### {item.title}\n\n{item.claim}\n\n"
-            f"- **For a player:** {item.meaning}\n"
-            f"- **How it is tested:** {item.how}\n"
-            f"- **Tests:**\n{tests}")
-
-
 def reading_check_md(book: Book) -> str:
     parts = ["## The unique-reading check, per ruleset",
              "The result of the exhaustive check (`ddz check`), run on every play of every "
@@ -342,14 +335,5 @@ def reading_check_md(book: Book) -> str:
 
 
 def invariants_page(book: Book) -> str:
-    """``invariants.md``."""
-    parts = ["# Invariants",
-             "What the test suite proves about every bundled ruleset, what each property "
-             "means at the table, and which tests prove it. Properties marked Hypothesis are "
-             "checked on random inputs (a fixed-seed profile runs in CI; "
-             "`HYPOTHESIS_PROFILE=thorough pytest` runs many more); the others are exhaustive "
-             "or exact.",
-             "## The properties"]
-    parts += [invariant_md(item) for item in INVARIANTS]
-    parts.append(reading_check_md(book))
-    return "\n\n".join(parts) + "\n"
+    """``invariants.md`` (``templates/invariants.md.j2``)."""
+    return render("invariants.md.j2", invariants=INVARIANTS, reading_check=reading_check_md(book))

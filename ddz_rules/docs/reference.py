@@ -18,6 +18,7 @@ from typing import Any
 from ddz_rules.cli import build_parser, main
 from ddz_rules.docs.book import Book, repo_root, rule_points
 from ddz_rules.docs.render import code, code_nowrap, literal_braces, plural, table, wide
+from ddz_rules.docs.templates import render
 from ddz_rules.records import match_record_schema, record_schema, replay, to_record
 from ddz_rules.ruleset import schema as ruleset_schema
 from ddz_rules.simulate import hand_seed, play_random
@@ -438,35 +439,13 @@ def records_page(book: Book) -> str:
     outcome = replay(json.loads(json.dumps(record)))
     assert outcome.valid, outcome.reason
     nones = [f"`{rid}`" for rid in book.ids if book.ruleset(rid).auction_family == "none"]
-    no_auction = f", as {' and '.join(nones)}" if nones else ""
-    parts = ["# Hand records",
-             f"{literal_braces(schema['description'])} `ddz simulate --records DIR` writes "
-             f"one record per hand and `ddz replay RECORD.json` checks it action by action: "
-             "a record that breaks a rule is reported with the index of the first illegal "
-             "action and a one-line reason. Generated from "
-             "`ddz_rules/schema/record.schema.json`.",
-             "## Fields", fields_table(schema),
-             "Card text is canonical, low to high: `3 4 5 6 7 8 9 T J Q K A 2 B R`, `B` the "
-             "small joker and `R` the big joker. Seats are numbered from 0 in playing order; "
-             "the auction words are those of the ruleset's auction family. A ruleset with no "
-             f"auction (`auction.family: none`{no_auction}) has none: its records' `auction` "
-             "is empty, and `ddz replay` refuses a word there with a one-line reason.",
-             "## A record written by the engine",
-             f"The first hand of `ddz simulate -r {ruleset.id} --hands 1 --seed {seed} "
-             f"--records hands`, as written to `hands/{ruleset.id}-{seed}-000000.json` "
-             f"(indented here):",
-             "```json\n" + json.dumps(record, indent=1, ensure_ascii=False) + "\n```",
-             "`ddz replay` on this record recomputes the result and finds it valid.",
-             "## Match records",
-             f"{literal_braces(match_record_schema()['description'])} "
-             "`ddz match --record FILE` writes one. Generated from "
-             "`ddz_rules/schema/match-record.schema.json`.",
-             fields_table(match_record_schema()),
-             "A match record's totals, winners or tie that are not what its hands give make "
-             "it a bad record (exit code 2, naming the field); a hand that breaks a rule, a "
-             "hand dealt by the wrong seat, or a record that stops before the match ends or "
-             "goes on after it, make it invalid (exit code 1, naming the hand)."]
-    return "\n\n".join(parts) + "\n"
+    return render(
+        "records.md.j2", schema_description=literal_braces(schema["description"]),
+        fields=fields_table(schema),
+        no_auction=f", as {' and '.join(nones)}" if nones else "", ruleset=ruleset.id,
+        seed=seed, record=json.dumps(record, indent=1, ensure_ascii=False),
+        match_description=literal_braces(match_record_schema()["description"]),
+        match_fields=fields_table(match_record_schema()))
 
 
 def _has_wilds(book: Book, ruleset_id: str | None) -> bool:
