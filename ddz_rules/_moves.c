@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
+#include <stdlib.h>
+#include <time.h>
 
 #include "_packed.h"
 
@@ -1117,25 +1119,31 @@ times(int64_t *stake, int64_t factor)
     return __builtin_mul_overflow(*stake, factor, stake) ? -1 : 0;
 }
 
-/* The answers of hand to class cls in lister->out: their count, or -1 with an exception. */
+/* The answers of hand to class cls in lister->out, the class taught first where it is not
+ * (teach(cls), Python's Reading.beats): their count, or -1 with an exception. */
 static Py_ssize_t
-runner_answers(Runner *self, u128 hand, int32_t cls)
+taught_answers(Lister *lister, PyObject *teach, u128 hand, int32_t cls)
 {
-    Lister *lister = self->lister;
     if (lister->candidates[cls] == NULL) {
-        PyObject *done = PyObject_CallFunction(self->teach, "i", (int)cls);
+        PyObject *done = PyObject_CallFunction(teach, "i", (int)cls);
         if (done == NULL) {
             return -1;
         }
         Py_DECREF(done);
         if (lister->candidates[cls] == NULL) {
-            PyErr_Format(PyExc_RuntimeError, "Runner: teach(%d) taught nothing", (int)cls);
+            PyErr_Format(PyExc_RuntimeError, "teach(%d) taught nothing", (int)cls);
             return -1;
         }
     }
     int32_t *pairs = lister->candidates[cls];
     Py_ssize_t len = lister->candidate_len[cls];
     return walk(lister, hand, pairs, pairs + len, 0, len, 0);
+}
+
+static Py_ssize_t
+runner_answers(Runner *self, u128 hand, int32_t cls)
+{
+    return taught_answers(self->lister, self->teach, hand, cls);
 }
 
 /* What one hand's play came to, for the caller to return. */
@@ -1166,24 +1174,32 @@ low_single(const Lister *lister, u128 key, u128 hand)
                                        lister->field);
 }
 
-/* Keep in lister->out[0 .. n) only the plays the duties allow this turn (duties.refusal):
- * the new count. */
+/* Keep in plays[0 .. n) only the plays the duties allow this turn (duties.refusal): the
+ * new count. play_key and last_only are per play id. */
+static Py_ssize_t
+keep_allowed(const Lister *lister, const u128 *play_key, const uint8_t *last_only,
+             int warns_single, int32_t *plays, Py_ssize_t n, u128 hand, int next_cards,
+             int must_hold)
+{
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t play = plays[i];
+        u128 key = play_key[play];
+        if ((last_only[play] && key != hand) ||
+            (must_hold >= 0 && !((key >> (lister->bits * must_hold)) & lister->field)) ||
+            (warns_single && next_cards == 1 && low_single(lister, key, hand))) {
+            continue;
+        }
+        plays[kept++] = play;
+    }
+    return kept;
+}
+
 static Py_ssize_t
 allowed(Runner *self, Py_ssize_t n, u128 hand, int next_cards, int must_hold)
 {
-    Lister *lister = self->lister;
-    Py_ssize_t kept = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        int32_t play = lister->out[i];
-        u128 key = self->play_key[play];
-        if ((self->last_only[play] && key != hand) ||
-            (must_hold >= 0 && !((key >> (lister->bits * must_hold)) & lister->field)) ||
-            (self->warns_single && next_cards == 1 && low_single(lister, key, hand))) {
-            continue;
-        }
-        lister->out[kept++] = play;
-    }
-    return kept;
+    return keep_allowed(self->lister, self->play_key, self->last_only, self->warns_single,
+                        self->lister->out, n, hand, next_cards, must_hold);
 }
 
 /* Pay amount to seat from every other seat. */
@@ -1664,6 +1680,468 @@ static PyTypeObject RunnerType = {
     .tp_methods = Runner_methods,
 };
 
+/* ------------------------------------------------------------------ exact play (the solver) */
+
+/* The twin of ddz_rules/solver.py's PythonSearch: does a side win a position with every hand
+ * open? An AND-OR search over the play table's moves (leads, or answers and a pass), the
+ * duties applied as the runner applies them, with a transposition table of a fixed size. It
+ * knows no rule: the sides, each seat's goal (cards at which it has won) and the duties come
+ * from Python, and which plays answer which from the lister. */
+
+#define SOLVER_SEATS 4
+#define SOLVER_PROBE 8
+
+/* An entry of the table: the position's facts, then its hands, one a seat (an entry is as
+ * long as the players need: 32 bytes for two, 64 for four). */
+typedef struct {
+    int32_t beat;
+    int8_t to_act, beat_seat, side, state; /* state: 0 empty, 1 the side loses, 2 it wins */
+    int32_t pad[2];
+    u128 hands[];
+} SolverEntry;
+
+typedef struct {
+    PyObject_HEAD
+    Lister *lister;
+    PyObject *teach;
+    int players;
+    Py_ssize_t n_plays;
+    u128 *play_key;
+    uint8_t *last_only;
+    uint8_t *play_level;
+    int bound, must_beat, warns_single;
+    u128 low; /* the lowest bit of every rank's field */
+    char *table;
+    size_t stride; /* bytes an entry */
+    size_t mask, evicted;
+    uint64_t positions;
+    int8_t team[SOLVER_SEATS];
+    int goal[SOLVER_SEATS];
+    int stop; /* 1: past the deadline, 2: past the table, 3: a Python error */
+    double deadline;
+    int32_t *stack;
+    Py_ssize_t stack_cap;
+} Solver;
+
+static int
+Solver_traverse(Solver *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->lister);
+    Py_VISIT(self->teach);
+    return 0;
+}
+
+static int
+Solver_clear(Solver *self)
+{
+    Py_CLEAR(self->lister);
+    Py_CLEAR(self->teach);
+    return 0;
+}
+
+static void
+Solver_dealloc(Solver *self)
+{
+    PyObject_GC_UnTrack(self);
+    Solver_clear(self);
+    PyMem_Free(self->play_key);
+    PyMem_Free(self->last_only);
+    PyMem_Free(self->play_level);
+    PyMem_Free(self->table);
+    PyMem_Free(self->stack);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int
+Solver_init(Solver *self, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"lister", "teach", "players", "play_key", "last_only",
+                            "play_level", "bound", "must_beat", "warns_single", "memory",
+                            NULL};
+    PyObject *lister, *teach, *play_key, *last_only, *play_level;
+    Py_ssize_t memory;
+    if (self->lister != NULL) {
+        PyErr_SetString(PyExc_TypeError, "Solver(): already made");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!OiSSSpppn:Solver", names, &ListerType,
+                                     &lister, &teach, &self->players, &play_key, &last_only,
+                                     &play_level, &self->bound, &self->must_beat,
+                                     &self->warns_single, &memory)) {
+        return -1;
+    }
+    if (!PyCallable_Check(teach)) {
+        PyErr_SetString(PyExc_TypeError, "Solver(): teach must be callable");
+        return -1;
+    }
+    self->stride = sizeof(SolverEntry) + sizeof(u128) * (size_t)self->players;
+    if (self->players < 2 || self->players > SOLVER_SEATS || memory < (Py_ssize_t)self->stride) {
+        PyErr_Format(PyExc_ValueError, "Solver(): 2 to %d players, and memory for an entry",
+                     SOLVER_SEATS);
+        return -1;
+    }
+    Lister *with = (Lister *)lister;
+    self->n_plays = with->n_plays;
+    if (!(self->play_key = copy_items(play_key, sizeof(u128), &self->n_plays, 1,
+                                      "Solver(): play_key")) ||
+        !(self->last_only = copy_items(last_only, 1, &self->n_plays, 1,
+                                       "Solver(): last_only")) ||
+        !(self->play_level = copy_items(play_level, 1, &self->n_plays, 1,
+                                        "Solver(): play_level"))) {
+        return -1;
+    }
+    size_t capacity = 1; /* the most entries a power of two that fit in memory */
+    while (capacity * 2 * self->stride <= (size_t)memory && capacity < ((size_t)1 << 40)) {
+        capacity *= 2;
+    }
+    self->table = PyMem_Calloc(capacity, self->stride);
+    if (self->table == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->mask = capacity - 1;
+    for (int r = 0; r < with->ranks; r++) {
+        self->low |= (u128)1 << (with->bits * r);
+    }
+    Py_INCREF(lister);
+    self->lister = with;
+    Py_INCREF(teach);
+    self->teach = teach;
+    return 0;
+}
+
+static double
+solver_now(void)
+{
+    struct timespec at;
+    clock_gettime(CLOCK_MONOTONIC, &at);
+    return (double)at.tv_sec + (double)at.tv_nsec * 1e-9;
+}
+
+static uint64_t
+solver_mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 29);
+}
+
+static uint64_t
+solver_hash(const Solver *self, const u128 *hands, int to_act, int32_t beat, int beat_seat,
+            int side)
+{
+    uint64_t h = (uint64_t)(to_act + 8 * (beat_seat + 1) + 128 * side);
+    for (int s = 0; s < self->players; s++) {
+        h = solver_mix(h, (uint64_t)hands[s]);
+        h = solver_mix(h, (uint64_t)(hands[s] >> 64));
+    }
+    return solver_mix(h, (uint64_t)(uint32_t)beat);
+}
+
+static int
+solver_same(const Solver *self, const SolverEntry *e, const u128 *hands, int to_act,
+            int32_t beat, int beat_seat, int side)
+{
+    if (e->to_act != to_act || e->beat != beat || e->beat_seat != beat_seat ||
+        e->side != side) {
+        return 0;
+    }
+    for (int s = 0; s < self->players; s++) {
+        if (e->hands[s] != hands[s]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The entry of a position: the one holding it, or where it goes (a free slot, else the
+ * first of its probe window, evicted). */
+static SolverEntry *
+solver_slot(Solver *self, uint64_t h, const u128 *hands, int to_act, int32_t beat,
+            int beat_seat, int side, int *found)
+{
+    SolverEntry *free_slot = NULL;
+    for (size_t i = 0; i < SOLVER_PROBE; i++) {
+        SolverEntry *e = (SolverEntry *)(self->table + ((h + i) & self->mask) * self->stride);
+        if (e->state == 0) {
+            if (free_slot == NULL) {
+                free_slot = e;
+            }
+            continue;
+        }
+        if (solver_same(self, e, hands, to_act, beat, beat_seat, side)) {
+            *found = 1;
+            return e;
+        }
+    }
+    *found = 0;
+    return free_slot != NULL ? free_slot
+                             : (SolverEntry *)(self->table + (h & self->mask) * self->stride);
+}
+
+/* Make room for n more move ids on the stack. */
+static int
+solver_reserve(Solver *self, Py_ssize_t top, Py_ssize_t n)
+{
+    if (top + n <= self->stack_cap) {
+        return 0;
+    }
+    Py_ssize_t cap = self->stack_cap ? self->stack_cap : 4096;
+    while (cap < top + n) {
+        cap *= 2;
+    }
+    int32_t *grown = PyMem_Realloc(self->stack, sizeof(int32_t) * (size_t)cap);
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->stack = grown;
+    self->stack_cap = cap;
+    return 0;
+}
+
+/* A move's place in the order the search tries moves (solver.ordered): a play that wins at
+ * once first, then the most cards, a weaker class first among as many cards, then the
+ * table's order (the caller's index). */
+typedef struct {
+    int32_t play;
+    int32_t index; /* in the listing: the table's order */
+    int32_t key;
+} SolverMove;
+
+static int
+solver_by_key(const void *a, const void *b)
+{
+    const SolverMove *x = a, *y = b;
+    return x->key != y->key ? (x->key < y->key ? -1 : 1)
+                            : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+static int
+popcount128(u128 x)
+{
+    return __builtin_popcountll((unsigned long long)x) +
+           __builtin_popcountll((unsigned long long)(x >> 64));
+}
+
+/* How many ranks of a hand hold a single card, then (second) how many ranks it holds cards
+ * of: the order of moves (solver.ordered). `low` has the lowest bit of every rank's field set; the
+ * guard bit above each field is clear in a hand. */
+static int
+solver_ranks(const Lister *lister, u128 low, u128 hand)
+{
+    u128 upper = 0;
+    for (int b = 1; b < lister->bits - 1; b++) {
+        upper |= hand >> b;
+    }
+    upper &= low;
+    return popcount128((hand & low) | upper) + 32 * popcount128(hand & low & ~upper);
+}
+
+/* Does `side` win from this position? 1 or 0; -1 where the search stopped (self->stop). */
+static int
+solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat, int side,
+              Py_ssize_t top)
+{
+    Lister *lister = self->lister;
+    if ((++self->positions & 4095) == 0 && self->deadline > 0 && solver_now() > self->deadline) {
+        self->stop = 1;
+        return -1;
+    }
+    uint64_t h = solver_hash(self, hands, to_act, beat, beat_seat, side);
+    int found;
+    SolverEntry *slot = solver_slot(self, h, hands, to_act, beat, beat_seat, side, &found);
+    if (found) {
+        return slot->state == 2;
+    }
+    const int n = self->players;
+    u128 hand = hands[to_act];
+    Py_ssize_t listed = beat < 0 ? list_leads(lister, hand)
+                                 : taught_answers(lister, self->teach, hand,
+                                                  lister->play_class[beat]);
+    if (listed < 0) {
+        self->stop = 3;
+        return -1;
+    }
+    if (self->bound) {
+        listed = keep_allowed(lister, self->play_key, self->last_only, self->warns_single,
+                              lister->out, listed, hand, held(lister, hands[(to_act + 1) % n]),
+                              -1);
+    }
+    int may_pass = beat >= 0 && !(self->must_beat && listed > 0);
+    /* the moves, ordered, on the stack (the lister's scratch is reused below) */
+    const Py_ssize_t words = 3 * listed + 3;
+    if (solver_reserve(self, top, words) < 0) {
+        self->stop = 3;
+        return -1;
+    }
+    SolverMove *order = (SolverMove *)(self->stack + top);
+    int count = held(lister, hand), goal = self->goal[to_act];
+    for (Py_ssize_t i = 0; i < listed; i++) {
+        int32_t play = lister->out[i];
+        u128 key = self->play_key[play];
+        int size = held(lister, key);
+        order[i].play = play;
+        order[i].index = (int32_t)i;
+        order[i].key = (((count - size > goal) * 2048 + solver_ranks(lister, self->low, hand - key))
+                        * 256 + (255 - size)) * 256 + self->play_level[play];
+    }
+    qsort(order, (size_t)listed, sizeof(SolverMove), solver_by_key);
+    Py_ssize_t next_top = top + words;
+    const int mover = self->team[to_act];
+    const int want = mover == side; /* the result that settles this node at once */
+    int result = !want;
+    int next = (to_act + 1) % n;
+    for (Py_ssize_t i = 0; i <= listed; i++) {
+        int won;
+        if (i == listed) { /* the pass, last */
+            if (!may_pass) {
+                break;
+            }
+            if (next == beat_seat) {
+                won = solver_search(self, hands, next, -1, -1, side, next_top);
+            } else {
+                won = solver_search(self, hands, next, beat, beat_seat, side, next_top);
+            }
+        } else {
+            /* the stack may have moved in a deeper search: read the move from it again */
+            int32_t play = ((SolverMove *)(self->stack + top))[i].play;
+            u128 key = self->play_key[play];
+            hands[to_act] = hand - key;
+            if (held(lister, hands[to_act]) <= goal) {
+                won = mover == side;
+            } else {
+                won = solver_search(self, hands, next, play, to_act, side, next_top);
+            }
+            hands[to_act] = hand;
+        }
+        if (won < 0) {
+            return -1;
+        }
+        if (won == want) {
+            result = want;
+            break;
+        }
+    }
+    /* the slot may have been taken meanwhile by a deeper position: find it again */
+    slot = solver_slot(self, h, hands, to_act, beat, beat_seat, side, &found);
+    if (!found && slot->state != 0) {
+        if (++self->evicted > self->mask + 1) {
+            self->stop = 2;
+            return -1;
+        }
+    }
+    for (int s = 0; s < n; s++) {
+        slot->hands[s] = hands[s];
+    }
+    slot->to_act = (int8_t)to_act;
+    slot->beat = beat;
+    slot->beat_seat = (int8_t)beat_seat;
+    slot->side = (int8_t)side;
+    slot->state = (int8_t)(result ? 2 : 1);
+    return result;
+}
+
+PyDoc_STRVAR(wins_doc, "wins(hands, to_act, beat, beat_seat, team, goal, side, seconds) -> int\n\n"
+             "1 where side wins the position, 0 where it loses, -1 past the seconds (negative:\n"
+             "none), -2 past the table. hands: one packed set a seat; beat: a play id or -1;\n"
+             "team: a byte per seat, its side; goal: a byte per seat, the cards at which it\n"
+             "has won. A change of team or goal empties the table.");
+
+static PyObject *
+Solver_wins(Solver *self, PyObject *args)
+{
+    PyObject *hands_obj;
+    int to_act, beat_seat, side;
+    long beat;
+    const char *team, *goal;
+    Py_ssize_t n_team, n_goal;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "O!iliy#y#id:wins", &PyTuple_Type, &hands_obj, &to_act, &beat,
+                          &beat_seat, &team, &n_team, &goal, &n_goal, &side, &seconds)) {
+        return NULL;
+    }
+    const int n = self->players;
+    if (PyTuple_GET_SIZE(hands_obj) != n || n_team != n || n_goal != n ||
+        to_act < 0 || to_act >= n || beat_seat < -1 || beat_seat >= n ||
+        beat < -1 || beat >= self->n_plays || (beat < 0) != (beat_seat < 0) ||
+        side < 0 || side > 1) {
+        PyErr_SetString(PyExc_ValueError, "wins(): a hand a seat, seats and a play in range");
+        return NULL;
+    }
+    u128 hands[SOLVER_SEATS];
+    for (int s = 0; s < n; s++) {
+        if (hand_of(self->lister, PyTuple_GET_ITEM(hands_obj, s), &hands[s]) < 0) {
+            return NULL;
+        }
+        if (held(self->lister, hands[s]) > self->lister->max_hand) {
+            PyErr_SetString(PyExc_ValueError, "wins(): a hand larger than the table's");
+            return NULL;
+        }
+    }
+    int changed = 0;
+    for (int s = 0; s < n; s++) {
+        changed |= self->team[s] != team[s] || self->goal[s] != goal[s];
+        if (team[s] > 1) {
+            PyErr_SetString(PyExc_ValueError, "wins(): a side is 0 or 1");
+            return NULL;
+        }
+    }
+    if (changed) {
+        memset(self->table, 0, self->stride * (self->mask + 1));
+        self->evicted = 0;
+        for (int s = 0; s < n; s++) {
+            self->team[s] = (int8_t)team[s];
+            self->goal[s] = (uint8_t)goal[s];
+        }
+    }
+    self->stop = 0;
+    self->deadline = seconds < 0 ? 0.0 : solver_now() + seconds;
+    int found = solver_search(self, hands, to_act, (int32_t)beat, beat_seat, side, 0);
+    if (found < 0) {
+        if (self->stop == 3) {
+            return NULL;
+        }
+        return PyLong_FromLong(self->stop == 2 ? -2 : -1);
+    }
+    return PyLong_FromLong(found);
+}
+
+static PyObject *
+Solver_get_positions(Solver *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromUnsignedLongLong(self->positions);
+}
+
+static PyMethodDef Solver_methods[] = {
+    {"wins", (PyCFunction)Solver_wins, METH_VARARGS, wins_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Solver_getset[] = {
+    {"positions", (getter)Solver_get_positions, NULL, "Positions searched so far.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SolverType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ddz_rules._moves.Solver",
+    .tp_doc = PyDoc_STR("Solver(lister, teach, players, play_key, last_only, play_level, bound, "
+                        "must_beat,\nwarns_single, memory): exact play with every hand open "
+                        "(ddz_rules/solver.py)."),
+    .tp_basicsize = sizeof(Solver),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Solver_init,
+    .tp_traverse = (traverseproc)Solver_traverse,
+    .tp_clear = (inquiry)Solver_clear,
+    .tp_dealloc = (destructor)Solver_dealloc,
+    .tp_methods = Solver_methods,
+    .tp_getset = Solver_getset,
+};
+
 /* ------------------------------------------------------------------ a listing served */
 
 /* A table's listing method answered by the lister: calling it calls `raw` (a lister method)
@@ -1798,7 +2276,7 @@ PyMODINIT_FUNC
 PyInit__moves(void)
 {
     if (PyType_Ready(&ListerType) < 0 || PyType_Ready(&RunnerType) < 0 ||
-        PyType_Ready(&ServedType) < 0) {
+        PyType_Ready(&ServedType) < 0 || PyType_Ready(&SolverType) < 0) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&moves_module);
@@ -1814,6 +2292,12 @@ PyInit__moves(void)
     Py_INCREF(&RunnerType);
     if (PyModule_AddObject(module, "Runner", (PyObject *)&RunnerType) < 0) {
         Py_DECREF(&RunnerType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&SolverType);
+    if (PyModule_AddObject(module, "Solver", (PyObject *)&SolverType) < 0) {
+        Py_DECREF(&SolverType);
         Py_DECREF(module);
         return NULL;
     }

@@ -37,6 +37,8 @@ from ddz_rules.records import check_seed, is_match_record, read_record, replay, 
 from ddz_rules.reports import EXAMPLES, check_report, diff_report
 from ddz_rules.ruleset import bundled_ids, load, stated_inert
 from ddz_rules.simulate import simulate
+from ddz_rules.solver import MEMORY_MB, Position, Solution, Step, solve
+from ddz_rules.solver import role as solver_role
 from ddz_rules.table import (
     Play,
     PlayTable,
@@ -381,6 +383,48 @@ def cmd_moves(args: argparse.Namespace) -> int:
 
     _emit(args, listed, text)
     return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    ruleset = load(args.ruleset)
+    position = Position.from_text(ruleset, args.hands, args.to, args.beat, args.by,
+                                  args.landlord, args.partner, args.robs, args.wild)
+    solution = solve(position, args.seconds, args.memory)
+    _emit(args, solution.to_json(), lambda: _solution_text(solution))
+    return 0
+
+
+def _solution_text(solution: Solution) -> str:
+    position = solution.position
+    table, wild, seat = position.table, position.wild, position.to_act
+    who = f"seat {seat} ({solver_role(position, seat)})"
+    if not position.ruleset.has_landlord:
+        who += (" against every other player, who may help each other (the paranoid reading "
+                "of a game where each plays alone)")
+
+    def step_text(step: Step) -> str:
+        return f"seat {step.seat} {step.text(table, wild)}"
+
+    if solution.wins is None:
+        proved = ", ".join(f"{s.text(table, wild)} {'wins' if w else 'loses'}"
+                           for s, w in solution.proved) or "nothing yet"
+        lines = [f"{position.ruleset.id}: unknown for {who}: the search stopped "
+                 f"({solution.stopped}); proved so far: {proved}"]
+    elif solution.wins:
+        plays = ", ".join("pass" if p is None else table.notation(p, wild)
+                          for p in solution.winning)
+        lines = [f"{position.ruleset.id}: {who}, to play, wins with perfect play",
+                 f"  winning plays: {plays}"]
+    else:
+        lines = [f"{position.ruleset.id}: {who}, to play, loses whatever it plays"]
+        if solution.holds_out is not None:
+            lines.append(f"  the play that holds out longest: "
+                         f"{solution.holds_out.text(table, wild)}")
+    if solution.line:
+        lines.append("  a line: " + ", ".join(step_text(s) for s in solution.line))
+    lines.append(f"  {solution.positions:,} positions searched in {solution.seconds:.3f} s "
+                 f"({solution.engine})")
+    return "\n".join(lines)
 
 
 def cmd_plays(args: argparse.Namespace) -> int:
@@ -1081,6 +1125,28 @@ def _question_commands(add: Add) -> None:
                 + EXIT_INTERRUPTED)
     add("plays", cmd_plays, "The whole play table as JSON Lines: test vectors for other engines.",
         ruleset=True)
+    p = add("solve", cmd_solve, "Exact play with every hand open: whether the side of the seat "
+            "to act wins with perfect play, every winning play (or the play that holds out "
+            "longest), a line of play, and the positions searched.", ruleset=True)
+    p.add_argument("--hands", required=True, metavar="H0/H1[/H2[/H3]]",
+                   help="every seat's cards, seat 0 first, separated by /")
+    p.add_argument("--to", type=int, required=True, metavar="N", help="the seat to act")
+    p.add_argument("--landlord", type=int, metavar="N",
+                   help="the landlord's seat, where the ruleset has one (default 0)")
+    p.add_argument("--partner", type=int, metavar="N",
+                   help="the landlord's partner, where a called rank makes one (teams.partner)")
+    p.add_argument("--robs", type=int, default=0, metavar="K",
+                   help="robs made, where they set the peasant's advantage line (default 0)")
+    p.add_argument("--beat", metavar="CARDS", help="the play the seat to act must beat "
+                   "(default: it leads)")
+    p.add_argument("--by", type=int, metavar="N", help="the seat that made the play to beat")
+    p.add_argument("--wild", metavar="RANKS", help=WILD_HELP)
+    p.add_argument("--seconds", type=float, metavar="S",
+                   help="a time budget: past it, the answer is unknown (default: none)")
+    p.add_argument("--memory", type=float, default=MEMORY_MB, metavar="MB",
+                   help=f"the search table's budget in megabytes (default {MEMORY_MB:g})")
+    p.epilog = ("Exit codes: 0 answered (a win, a loss, or unknown within the budget); "
+                + EXIT_USAGE + EXIT_INTERRUPTED)
     p = add("diff", cmd_diff, "Every rule that differs between two rulesets (both values and "
             "both texts), then the plays legal in one only and the plays read differently.")
     p.add_argument("a", metavar="A")

@@ -1,0 +1,535 @@
+"""Exact play with every hand open: who wins a position with perfect play, and how.
+
+A :class:`Position` is the cards each seat holds, the seat to act and the play it must beat
+(if any); the rules are the ruleset's, read from its compiled play table and its duties, so
+the solver knows no rule of its own. The sides are the ruleset's (:func:`sides`): the landlord
+and his partner against the rest; in a game without a landlord every player alone, so that
+"does seat N win" means "does seat N go out first whatever the others do", the paranoid
+reading, in which the others may help each other against him.
+
+The search is an AND-OR search over the game tree (a side wins if one of its moves wins where
+it acts, and every move of the other side loses where the other side acts) with a
+transposition table, so it answers exactly. It runs in compiled code (``_moves.Solver``, over
+the arrays the compiled lister already reads) where the modules were built and the position
+holds no wild card; :class:`PythonSearch` is its twin, move for move, proved equal by the
+tests, and serves elsewhere. A search has a budget: seconds, and a table of at most so many
+megabytes; past either it answers unknown (``None``) with what it proved so far.
+
+>>> from ddz_rules.ruleset import load
+>>> puzzle = Position.of(load("puzzle"), ("A2", "33"), to_act=1, landlord=0)
+>>> solution = solve(puzzle)
+>>> solution.wins, [p.cards for p in solution.winning]
+(True, ['33'])
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ddz_rules import cards, duties
+from ddz_rules.errors import Named, UsageError
+from ddz_rules.game import advantage_of
+from ddz_rules.ruleset import Ruleset
+from ddz_rules.table import Play, PlayTable, Wild, compile_table, native_modules
+
+#: Megabytes a search's transposition table may take, unless told otherwise (a smaller
+#: table is faster where it holds the search: it stays in the processor's caches).
+MEMORY_MB = 32
+#: Bytes the Python twin counts an entry of its table as, to bound it by the same budget
+#: (the compiled table's entry takes 48 bytes for two seats, 64 for three).
+ENTRY_BYTES = 64
+#: Positions searched between two looks at the clock.
+CLOCK_EVERY = 4096
+
+
+@dataclass(frozen=True)
+class Position:
+    """A moment of a hand with every card open: the seats' cards (packed), the seat to act,
+    the play it must beat and who made it (None: it leads), the landlord and his partner
+    (where the ruleset has them), the robs made (the two-player advantage line) and the wild
+    ranks of the hand. ``team`` is each seat's side (:func:`sides`), fixed when the position
+    is made and kept by every position after it."""
+
+    ruleset: Ruleset
+    hands: tuple[int, ...]
+    to_act: int
+    beat: Play | None = None
+    beat_seat: int | None = None
+    landlord: int | None = None
+    partner: int | None = None
+    robs: int = 0
+    wild: Wild = ()
+    team: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.team and (self.landlord is not None or not self.ruleset.has_landlord):
+            object.__setattr__(self, "team", sides(self.ruleset, self.landlord, self.partner,
+                                                   self.to_act))
+
+    @classmethod
+    def of(cls, ruleset: Ruleset, hands: Sequence[str], to_act: int, **rest: Any) -> Position:
+        """A position from card text, one hand per seat (checked: :func:`check`)."""
+        packed = tuple(compile_table(ruleset).key_of(text) for text in hands)
+        found = cls(ruleset, packed, to_act, **rest)
+        check(found)
+        return found
+
+    @classmethod
+    def from_text(cls, ruleset: Ruleset, hands: str, to_act: int, beat: str | None = None,
+                  by: int | None = None, landlord: int | None = None,
+                  partner: int | None = None, robs: int = 0,
+                  wild: str | None = None) -> Position:
+        """A position as a person writes it: the hands as card text separated by ``/``, seat
+        0 first; the play to beat as play text (``CARDS`` or ``CARDS@type/length/rank``) and
+        the seat that made it; the wild ranks as card text. Where the ruleset has a landlord
+        and none is named, seat 0 is. Refused in one line naming the argument at fault."""
+        from ddz_rules.errors import CardError, DdzError
+        from ddz_rules.wilds import wild_ranks_of
+
+        table = compile_table(ruleset)
+        ranks: Wild = ()
+        if wild is not None:
+            try:
+                ranks = wild_ranks_of(ruleset, wild, whole_draw=False)
+            except DdzError as exc:
+                raise UsageError(Named("wild"), f" {wild!r}: ", *exc.args) from None
+        texts = hands.split("/")
+        packed = []
+        for seat, text in enumerate(texts):
+            try:
+                packed.append(table.key_of(text))
+            except CardError as exc:
+                raise UsageError(Named("hands"), f": seat {seat}: ", *exc.args) from None
+        played = None
+        if beat is not None:
+            try:
+                key, (reading,) = table.read_play(beat, ranks)
+            except DdzError as exc:
+                raise UsageError(Named("beat"), f" {beat!r}: ", *exc.args) from None
+            played = Play(key, reading)
+        if landlord is None and ruleset.has_landlord:
+            landlord = 0
+        found = cls(ruleset, tuple(packed), to_act, played, by, landlord, partner, robs, ranks)
+        check(found)
+        return found
+
+    @property
+    def table(self) -> PlayTable:
+        return compile_table(self.ruleset)
+
+    def moved(self, hands: tuple[int, ...], to_act: int, beat: Play | None,
+              beat_seat: int | None) -> Position:
+        """The next position of the same hand: the same sides, robs and wild ranks."""
+        return Position(self.ruleset, hands, to_act, beat, beat_seat, self.landlord,
+                        self.partner, self.robs, self.wild, self.team)
+
+    def goal(self, seat: int) -> int:
+        """Cards at which ``seat`` has won: 0, or a peasant's advantage line."""
+        if self.landlord is not None and seat != self.landlord:
+            return advantage_of(self.ruleset, self.robs) or 0
+        return 0
+
+
+def sides(ruleset: Ruleset, landlord: int | None, partner: int | None,
+          to_act: int) -> tuple[int, ...]:
+    """Each seat's side, 0 or 1: the landlord and his partner (side 0) against the rest;
+    without a landlord (``teams.sides: each_alone``) the seat to act against every other."""
+    if not ruleset.has_landlord:
+        return tuple(0 if seat == to_act else 1 for seat in range(ruleset.players))
+    assert landlord is not None
+    return tuple(0 if seat in (landlord, partner) else 1 for seat in range(ruleset.players))
+
+
+def check(position: Position) -> None:
+    """Refuse, in one line, a position that cannot arise (naming the argument at fault)."""
+    ruleset = position.ruleset
+    n = ruleset.players
+    if len(position.hands) != n:
+        raise UsageError(Named("hands"), f": {ruleset.id} has {n} seats, so {n} hands, "
+                         f"not {len(position.hands)}")
+    for seat, hand in enumerate(position.hands):
+        if not cards.size(hand):
+            raise UsageError(Named("hands"), f": seat {seat}'s hand is empty; a seat with no "
+                             "cards has gone out, and the hand is over")
+        if cards.size(hand) > ruleset.max_hand:
+            raise UsageError(Named("hands"), f": seat {seat} holds {cards.size(hand)} cards; "
+                             f"no seat of {ruleset.id} holds more than {ruleset.max_hand}")
+    if not 0 <= position.to_act < n:
+        raise UsageError(Named("to"), f" {position.to_act}: {ruleset.id} has seats 0 to {n - 1}")
+    used = [sum(c) for c in zip(*(cards.unpack(h) for h in position.hands), strict=True)]
+    if position.beat is not None:
+        used = [u + c for u, c in zip(used, cards.unpack(position.beat.key), strict=True)]
+    over = [cards.RANKS[r] for r, u in enumerate(used) if u > ruleset.copies[r]]
+    if over:
+        also = " and the play to beat" if position.beat is not None else ""
+        raise UsageError(Named("hands"), f": the hands{also} hold more {over[0]} than the "
+                         f"{ruleset.id} deck's {ruleset.copies[cards.RANK_INDEX[over[0]]]} "
+                         "(a card is in two places, or not in the deck)")
+    if (position.beat is None) != (position.beat_seat is None):
+        raise UsageError(Named("beat"), " and ", Named("by"), ": give both, or neither")
+    if position.beat_seat is not None:
+        if not 0 <= position.beat_seat < n:
+            raise UsageError(Named("by"), f" {position.beat_seat}: {ruleset.id} has seats 0 "
+                             f"to {n - 1}")
+        if position.beat_seat == position.to_act:
+            raise UsageError(Named("by"), f" {position.beat_seat}: the seat to act does not "
+                             "answer its own play; the trick would be its lead")
+    if ruleset.has_landlord:
+        if position.landlord is None or not 0 <= position.landlord < n:
+            raise UsageError(Named("landlord"), f" {position.landlord}: {ruleset.id} has a "
+                             f"landlord, one of seats 0 to {n - 1}")
+        if ruleset.partner_rule != "none":
+            partner = position.partner
+            if partner is None:
+                raise UsageError(f"{ruleset.id} decides the landlord's partner by a called "
+                                 "rank (teams.partner called_rank), so the sides are known "
+                                 "only once he has joined: give ", Named("partner"),
+                                 ", his seat")
+            if not 0 <= partner < n or partner == position.landlord:
+                raise UsageError(Named("partner"), f" {partner}: a seat other than the "
+                                 f"landlord's, 0 to {n - 1}")
+    elif position.landlord is not None or position.partner is not None:
+        raise UsageError(Named("landlord"), f": {ruleset.id} has no landlord (teams.sides "
+                         "each_alone); every player plays alone")
+    if position.robs and ruleset.peasant_goal != "advantage":
+        raise UsageError(Named("robs"), f": {ruleset.id} has no advantage line "
+                         "(ending.peasant_goal is not advantage)")
+    if position.wild and not ruleset.wild_drawn:
+        raise UsageError(Named("wild"), f": {ruleset.id} has no wild cards")
+    if position.team:
+        for seat, hand in enumerate(position.hands):
+            if 0 < cards.size(hand) <= position.goal(seat):
+                raise UsageError(Named("hands"), f": seat {seat} holds {cards.size(hand)} "
+                                 f"cards, at or under its advantage line of "
+                                 f"{position.goal(seat)} ({position.robs} robs): it has won")
+
+
+def role(position: Position, seat: int) -> str:
+    """A seat's part in the position, in words: landlord, partner, peasant; without a
+    landlord, the seat asked about or another."""
+    if position.landlord is None:
+        return "alone" if position.team[seat] == 0 else "another player"
+    if seat == position.landlord:
+        return "landlord"
+    return "partner" if seat == position.partner else "peasant"
+
+
+# --------------------------------------------------------------------------- one step
+
+
+@dataclass(frozen=True)
+class Step:
+    """A move of a position: a play, or a pass (``play`` None)."""
+
+    seat: int
+    play: Play | None
+
+    def text(self, table: PlayTable, wild: Wild = ()) -> str:
+        return "pass" if self.play is None else table.notation(self.play, wild)
+
+
+def moves(position: Position) -> list[Step]:
+    """Every move the seat to act may make, in the order the search tries them
+    (:func:`ordered`)."""
+    ruleset, table, seat = position.ruleset, position.table, position.to_act
+    hand = position.hands[seat]
+    turn = duties.Turn(hand, cards.size(position.hands[(seat + 1) % ruleset.players]))
+    if position.beat is None:
+        plays = table.leads(hand, position.wild)
+    else:
+        plays = table.answers(hand, position.beat.reading, position.wild)
+    if duties.binding(ruleset):
+        plays = duties.allowed(ruleset, plays, turn)
+    may_pass = position.beat is not None and not (ruleset.must_beat and plays)
+    return [Step(seat, p) for p in ordered(plays, hand, position.goal(seat))] + (
+        [Step(seat, None)] if may_pass else [])
+
+
+def ordered(plays: Sequence[Play], hand: int, goal: int) -> list[Play]:
+    """The order the search tries plays in: those that win at once first; then those that
+    leave the fewest ranks of a single card, then the fewest ranks (a hand of fewer, larger
+    groups goes out in fewer plays); then the most cards, a weaker class before a stronger
+    one, the table's own order. The compiled search sorts by the same keys.
+
+    >>> from ddz_rules.ruleset import load
+    >>> table = compile_table(load("classic"))
+    >>> hand = table.key_of("334567")
+    >>> [p.cards for p in ordered(table.leads(hand), hand, 0)][:3]
+    ['34567', '4', '5']
+    """
+    held = cards.size(hand)
+
+    def key(item: tuple[int, Play]) -> tuple[bool, int, int, int, int, int]:
+        index, play = item
+        left = cards.unpack(hand - play.key)
+        size = cards.size(play.key)
+        return (held - size > goal, sum(n == 1 for n in left), sum(n > 0 for n in left),
+                -size, play.reading.level, index)
+
+    return [p for _, p in sorted(enumerate(plays), key=key)]
+
+
+def after(position: Position, step: Step) -> Position | int:
+    """The position after ``step``, or the side that has won by it."""
+    n = position.ruleset.players
+    seat = step.seat
+    nxt = (seat + 1) % n
+    if step.play is None:
+        if nxt == position.beat_seat:  # every other player has passed: he leads
+            return position.moved(position.hands, nxt, None, None)
+        return position.moved(position.hands, nxt, position.beat, position.beat_seat)
+    hands = list(position.hands)
+    hands[seat] -= step.play.key
+    if cards.size(hands[seat]) <= position.goal(seat):
+        return position.team[seat]
+    return position.moved(tuple(hands), nxt, step.play, seat)
+
+
+# --------------------------------------------------------------------------- the search
+
+
+class OutOfBudget(Exception):
+    """A search ran past its seconds or its memory."""
+
+
+class PythonSearch:
+    """The reference search, in Python: does side ``side`` win from a position, with a
+    transposition table of at most ``entries`` positions and a deadline."""
+
+    def __init__(self, entries: int, deadline: float | None) -> None:
+        self.table: dict[tuple[Any, ...], bool] = {}
+        self.entries = entries
+        self.deadline = deadline
+        self.positions = 0
+
+    def wins(self, position: Position, side: int) -> bool:
+        self.positions += 1
+        if self.positions % CLOCK_EVERY == 0 and self.deadline is not None \
+                and time.monotonic() > self.deadline:
+            raise OutOfBudget("seconds")
+        key = (position.hands, position.to_act, position.beat, position.beat_seat, side)
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        mover = position.team[position.to_act]
+        found = mover != side
+        for step in moves(position):
+            nxt = after(position, step)
+            won = nxt == side if isinstance(nxt, int) else self.wins(nxt, side)
+            if won == (mover == side):
+                found = won
+                break
+        if len(self.table) >= self.entries:
+            raise OutOfBudget("memory")
+        self.table[key] = found
+        return found
+
+
+class CompiledSearch:
+    """The search in compiled code (``_moves.Solver``), over the table's compiled lister; the
+    twin of :class:`PythonSearch`."""
+
+    def __init__(self, position: Position, memory: int, deadline: float | None) -> None:
+        native = native_modules()
+        table = position.table
+        lister = table.compiled()
+        assert native is not None and lister is not None
+        ruleset = position.ruleset
+        by_id = table.by_id
+        self.table = table
+        self.native = native.Solver(
+            lister, lambda cls: table._learn(lister, cls), ruleset.players,
+            b"".join(p.key.to_bytes(16, "little") for p in by_id),
+            bytes(duties.last_only(ruleset, p) for p in by_id),
+            bytes(p.reading.level for p in by_id),
+            duties.binding(ruleset), ruleset.must_beat, duties.warns_single(ruleset), memory)
+        self.deadline = deadline
+
+    @property
+    def positions(self) -> int:
+        return int(self.native.positions)
+
+    def wins(self, position: Position, side: int) -> bool:
+        beat = -1 if position.beat is None else self.table.id_of(position.beat)
+        seconds = -1.0 if self.deadline is None else max(self.deadline - time.monotonic(), 0.0)
+        found = self.native.wins(
+            position.hands, position.to_act, beat,
+            -1 if position.beat_seat is None else position.beat_seat, bytes(position.team),
+            bytes(position.goal(s) for s in range(position.ruleset.players)), side, seconds)
+        if found < 0:
+            raise OutOfBudget("memory" if found == -2 else "seconds")
+        return bool(found)
+
+
+def compiled_serves(position: Position) -> bool:
+    """Whether the compiled search can search ``position``: the modules are built and the
+    table flattened, and no wild card is in play (the compiled lister lists natural cards)."""
+    native = native_modules()
+    return (native is not None and hasattr(native, "Solver") and not position.wild
+            and position.table.compiled() is not None)
+
+
+def search_for(position: Position, memory_mb: float = MEMORY_MB, seconds: float | None = None,
+               engine: str = "auto") -> PythonSearch | CompiledSearch:
+    """A search with this budget, compiled where it serves (``engine``: ``auto``,
+    ``compiled`` or ``python``)."""
+    memory = max(1, int(memory_mb * (1 << 20)))
+    deadline = None if seconds is None else time.monotonic() + seconds
+    if engine == "python" or (engine == "auto" and (
+            os.environ.get("DDZ_PURE_PYTHON") or not compiled_serves(position))):
+        return PythonSearch(max(1, memory // ENTRY_BYTES), deadline)
+    return CompiledSearch(position, max(memory, 256), deadline)
+
+
+# --------------------------------------------------------------------------- the answer
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What a search found: whether the side to act wins (None: past the budget), every
+    winning move, where it loses the move that holds out longest, a principal line, the
+    moves proved winning or losing (where the budget ran out), positions searched, seconds."""
+
+    position: Position
+    wins: bool | None
+    winning: tuple[Play | None, ...]
+    holds_out: Step | None
+    line: tuple[Step, ...]
+    proved: tuple[tuple[Step, bool], ...]
+    positions: int
+    seconds: float
+    engine: str
+    stopped: str | None = None
+    #: Each root move's plays until the end, where the side loses (the longest is held).
+    lengths: dict[int, int] = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        table, wild = self.position.table, self.position.wild
+
+        def text(step: Step) -> str:
+            return step.text(table, wild)
+
+        out: dict[str, Any] = {
+            "wins": self.wins,
+            "winning": ["pass" if p is None else table.notation(p, wild) for p in self.winning],
+            "line": [{"seat": s.seat, "play": text(s)} for s in self.line],
+            "positions": self.positions, "seconds": round(self.seconds, 6),
+            "engine": self.engine,
+            "sides": list(self.position.team)}
+        if self.holds_out is not None:
+            out["holds_out"] = text(self.holds_out)
+        if self.wins is None:
+            out["proved"] = [{"play": text(s), "wins": w} for s, w in self.proved]
+            out["stopped"] = self.stopped
+        return out
+
+
+def solve(position: Position, seconds: float | None = None, memory_mb: float = MEMORY_MB,
+          engine: str = "auto", line_length: int = 60) -> Solution:
+    """Solve ``position`` for the side of the seat to act (see the module's text)."""
+    check(position)
+    if seconds is not None and seconds <= 0:
+        raise UsageError(Named("seconds"), f" {seconds}: a budget of at least some time")
+    if memory_mb <= 0:
+        raise UsageError(Named("memory"), f" {memory_mb}: a budget of at least some memory")
+    started = time.monotonic()
+    search = search_for(position, memory_mb, seconds, engine)
+    side = position.team[position.to_act]
+    proved: list[tuple[Step, bool]] = []
+    stopped = None
+    try:
+        for step in moves(position):
+            nxt = after(position, step)
+            proved.append((step, nxt == side if isinstance(nxt, int) else search.wins(nxt, side)))
+    except OutOfBudget as exc:
+        stopped = str(exc)
+    winning = tuple(s.play for s, won in proved if won)
+    complete = stopped is None
+    wins = bool(winning) if complete or winning else None
+    line: tuple[Step, ...] = ()
+    holds_out = None
+    lengths: dict[int, int] = {}
+    if complete:
+        try:
+            line = principal_line(position, search, line_length)
+            if not wins:
+                lengths = {i: plays_left(after(position, s), search, side, line_length)
+                           for i, (s, _) in enumerate(proved)}
+                holds_out = proved[max(lengths, key=lambda i: (lengths[i], -i))][0]
+        except OutOfBudget as exc:
+            stopped = f"{exc} (while drawing the line)"
+    return Solution(position, wins, winning, holds_out, line, tuple(proved),
+                    search.positions, time.monotonic() - started,
+                    "compiled" if isinstance(search, CompiledSearch) else "python", stopped,
+                    lengths)
+
+
+def principal_line(position: Position, search: PythonSearch | CompiledSearch,
+                   longest: int) -> tuple[Step, ...]:
+    """A line of play from ``position`` to its end: the winning side's first winning move at
+    each turn, the losing side's first move (every move of it loses)."""
+    side = position.team[position.to_act]
+    wins = search.wins(position, side)
+    winner = side if wins else 1 - side
+    line: list[Step] = []
+    current: Position | int = position
+    while isinstance(current, Position) and len(line) < longest:
+        options = moves(current)
+        chosen = options[0]
+        if current.team[current.to_act] == winner:
+            chosen = next(s for s in options if _wins_after(current, s, winner, search))
+        line.append(chosen)
+        current = after(current, chosen)
+    return tuple(line)
+
+
+def _wins_after(position: Position, step: Step, side: int,
+                search: PythonSearch | CompiledSearch) -> bool:
+    nxt = after(position, step)
+    return nxt == side if isinstance(nxt, int) else search.wins(nxt, side)
+
+
+#: Positions the search for the longest resistance may visit before it settles for less.
+DISTANCE_POSITIONS = 200_000
+
+
+def plays_left(start: Position | int, search: PythonSearch | CompiledSearch, loser: int,
+               longest: int) -> int:
+    """How many moves a lost position lasts with the winners winning as fast as they can and
+    the losers holding out as long as they can (0 where it is over): a search by depth over
+    the winners' winning moves and every move of the losers, at most
+    :data:`DISTANCE_POSITIONS` positions (past them, :class:`OutOfBudget`)."""
+    known: dict[Position, int] = {}
+    visited = [0]
+
+    def distance(current: Position | int, depth: int) -> int:
+        if not isinstance(current, Position) or depth >= longest:
+            return 0
+        if current in known:
+            return known[current]
+        visited[0] += 1
+        if visited[0] > DISTANCE_POSITIONS:
+            raise OutOfBudget("positions")
+        options = moves(current)
+        winner = 1 - loser
+        if current.team[current.to_act] == winner:
+            found = min(1 + distance(after(current, s), depth + 1) for s in options
+                        if _wins_after(current, s, winner, search))
+        else:
+            found = max(1 + distance(after(current, s), depth + 1) for s in options)
+        known[current] = found
+        return found
+
+    return distance(start, 0)
+
+
+def iter_positions(position: Position) -> Iterator[Position]:
+    """The positions after each move of ``position`` (for tests and the rules book)."""
+    for step in moves(position):
+        nxt = after(position, step)
+        if isinstance(nxt, Position):
+            yield nxt

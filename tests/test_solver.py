@@ -1,0 +1,229 @@
+"""Exact play (``ddz_rules.solver``, ``ddz solve``): positions with known answers, the sides
+as each ruleset says them, the budget, bad input, and the compiled search proved equal to its
+Python twin on random small positions of every ruleset it serves."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddz_rules import cards, load
+from ddz_rules.cli import main
+from ddz_rules.errors import UsageError
+from ddz_rules.solver import (
+    Position,
+    after,
+    check,
+    compiled_serves,
+    moves,
+    plays_left,
+    search_for,
+    solve,
+)
+from ddz_rules.table import PlayTable, compile_table, native_modules
+
+from .conftest import FIXTURES, RULESETS
+
+POSITIONS: dict[str, Any] = yaml.safe_load(
+    (FIXTURES / "solve" / "positions.yaml").read_text(encoding="utf-8"))
+needs_compiled = pytest.mark.skipif(
+    native_modules() is None, reason="the compiled modules are not built, or are switched off "
+    "(DDZ_PURE_PYTHON): test_moves.test_the_lister_is_built_where_a_compiler_is says which")
+
+
+def position_of(name: str) -> Position:
+    case = POSITIONS[name]
+    return Position.from_text(load(case["ruleset"]), "/".join(case["hands"]), case["to"],
+                              case.get("beat"), case.get("by"), robs=case.get("robs", 0))
+
+
+def texts(position: Position, plays: Any) -> set[str]:
+    return {"pass" if p is None else cards.key_text(p.key) for p in plays}
+
+
+# --------------------------------------------------------------------------- known answers
+
+
+def assert_answered(name: str, wins: bool | None, winning: set[str],
+                    line: list[tuple[int, str]]) -> None:
+    """The answer the fixture gives, and a line of play that ends with the side that wins."""
+    case = POSITIONS[name]
+    position = position_of(name)
+    table = position.table
+    assert wins is case["wins"]
+    if case["wins"]:
+        assert winning == {cards.key_text(table.key_of(c)) for c in case["winning"]}
+    assert line, "a line of play is drawn to the end"
+    end: Position | int = position
+    for seat, text in line:
+        assert isinstance(end, Position)
+        step = next(s for s in moves(end) if s.text(table) == text)
+        assert step.seat == seat
+        end = after(end, step)
+    side = position.team[position.to_act]
+    assert end == (side if case["wins"] else 1 - side), "the line ends with the winners"
+
+
+@pytest.mark.parametrize("name", sorted(set(POSITIONS) - {"expert-13-12"}))
+def test_every_known_position_gets_its_answer(name: str) -> None:
+    solution = solve(position_of(name))
+    table = solution.position.table
+    assert_answered(name, solution.wins, texts(solution.position, solution.winning),
+                    [(s.seat, s.text(table)) for s in solution.line])
+
+
+def test_the_expert_puzzle_is_won_by_the_player_and_ddz_solve_says_so(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The published 13-against-12 puzzle, as a person asks about it."""
+    case = POSITIONS["expert-13-12"]
+    assert main(["solve", "-r", "puzzle", "--hands", "/".join(case["hands"]), "--to", "1",
+                 "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["positions"] > 0 and found["seconds"] >= 0
+    assert_answered("expert-13-12", found["wins"], set(found["winning"]),
+                    [(s["seat"], s["play"]) for s in found["line"]])
+
+
+def test_a_losing_side_is_given_the_play_that_holds_out_longest() -> None:
+    """Every root move's length of resistance is measured, and the longest is named."""
+    position = Position.from_text(load("classic"), "34567 9 9/8 8/J Q K", 1, "2", 0)
+    solution = solve(position)
+    assert solution.wins is False and solution.holds_out is not None
+    search = search_for(position)
+    lengths = {step: plays_left(after(position, step), search, 1, 60)
+               for step in moves(position)}
+    assert lengths[solution.holds_out] == max(lengths.values())
+
+
+# --------------------------------------------------------------------------- sides
+
+
+def test_the_landlords_partner_plays_on_his_side_in_four_player() -> None:
+    position = Position.from_text(load("four-player"), "3 4/5 6/7 8/9 10", 0, partner=2)
+    assert position.team == (0, 1, 0, 1)
+    with pytest.raises(UsageError, match="give partner, his seat"):
+        Position.from_text(load("four-player"), "3 4/5 6/7 8/9 10", 0)
+
+
+def test_without_a_landlord_the_seat_to_act_is_alone_against_every_other() -> None:
+    position = position_of("run-fast-paranoid")
+    assert position.team == (0, 1, 1) and position.landlord is None
+
+
+def test_the_advantage_line_moves_the_peasants_goal() -> None:
+    """With no rob the peasant must empty his hand; with one he wins at one card left."""
+    ruleset = load("two-player")
+    assert solve(Position.from_text(ruleset, "5 5 K K/7 7 9", 1, robs=1)).wins is True
+    assert solve(Position.from_text(ruleset, "5 5 K K/7 7 9", 1)).wins is False
+
+
+def test_wild_cards_give_each_reading_its_own_move() -> None:
+    position = Position.from_text(load("laizi"), "3 3 5/4/6", 0, wild="5")
+    solution = solve(position)
+    shown = {position.table.notation(p, position.wild) for p in solution.winning if p}
+    assert solution.wins is True and "335@trio/1/3" in shown
+    assert solution.engine == "python"  # the compiled lister lists natural cards only
+
+
+# --------------------------------------------------------------------------- the budget
+
+
+def test_past_its_seconds_a_search_answers_unknown_with_what_it_proved() -> None:
+    solution = solve(position_of("expert-13-12"), seconds=1e-6)
+    assert solution.wins in (None, True)
+    if solution.wins is None:
+        assert solution.stopped == "seconds" and solution.to_json()["wins"] is None
+
+
+def test_a_search_that_outgrows_its_memory_stops_and_answers_unknown() -> None:
+    solution = solve(position_of("expert-13-12"), memory_mb=0.05)
+    assert solution.wins is None and solution.stopped == "memory"
+    assert solution.to_json()["proved"] is not None
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--hands", "333/33", "--to", "0"], "--hands: the hands hold more 3"),
+    (["--hands", "33", "--to", "0"], "--hands: puzzle has 2 seats, so 2 hands, not 1"),
+    (["--hands", "33/44", "--to", "2"], "--to 2: puzzle has seats 0 to 1"),
+    (["--hands", "33/44", "--to", "0", "--beat", "5X", "--by", "1"], "--beat '5X': bad card"),
+    (["--hands", "33/44", "--to", "0", "--beat", "345", "--by", "1"],
+     "--beat '345': 345 is not a legal play"),
+    (["--hands", "33/44", "--to", "0", "--beat", "3333", "--by", "1"],
+     "the hands and the play to beat hold more 3"),
+    (["--hands", "33/44", "--to", "0", "--beat", "55", "--by", "3"], "--by 3:"),
+    (["--hands", "33/44", "--to", "0", "--beat", "55"], "--beat and --by: give both"),
+    (["--hands", "33/44", "--to", "0", "--seconds", "0"], "--seconds 0.0: a budget"),
+    (["--hands", "33/44", "--to", "0", "--memory", "0"], "--memory 0.0: a budget"),
+    (["--hands", "/44", "--to", "0"], "seat 0's hand is empty"),
+])
+def test_bad_input_to_solve_is_one_line_with_exit_2(argv: list[str], words: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "-r", "puzzle", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.count("\n") == 1 and words in err, err
+
+
+# --------------------------------------------------------------------------- the twins
+
+
+def small_position(ruleset_id: str, rng: random.Random) -> Position | None:
+    """A random position of one to four cards a seat, dealt from the deck, perhaps with a
+    play to beat made of cards outside the hands."""
+    ruleset = load(ruleset_id)
+    deck = [r for r, n in enumerate(ruleset.copies) for _ in range(n)]
+    rng.shuffle(deck)
+    n = ruleset.players
+    sizes = [rng.randint(1, 4) for _ in range(n)]
+    hands, at = [], 0
+    for size in sizes:
+        hands.append(cards.pack_ranks(deck[at:at + size]))
+        at += size
+    to_act = rng.randrange(n)
+    beat = by = None
+    table = load_table(ruleset_id)
+    if rng.random() < 0.5:
+        rest = cards.pack_ranks(deck[at:at + 6])
+        options = [p for p in table.leads(rest) if cards.size(p.key) <= 3]
+        if options:
+            beat = rng.choice(options)
+            by = (to_act + rng.randrange(1, n)) % n
+    landlord = rng.randrange(n) if ruleset.has_landlord else None
+    partner = None
+    if ruleset.partner_rule != "none":
+        partner = rng.choice([s for s in range(n) if s != landlord])
+    robs = rng.randrange(3) if ruleset.peasant_goal == "advantage" else 0
+    position = Position(ruleset, tuple(hands), to_act, beat, by, landlord, partner, robs)
+    try:
+        check(position)  # a seat dealt under its advantage line has already won, say
+    except UsageError:
+        return None
+    return position
+
+
+def load_table(ruleset_id: str) -> PlayTable:
+    return compile_table(load(ruleset_id))
+
+
+@needs_compiled
+@pytest.mark.parametrize("ruleset_id", [r for r in RULESETS if not load(r).wild_drawn])
+@given(seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=12)
+def test_the_compiled_search_answers_as_its_python_twin(ruleset_id: str, seed: int) -> None:
+    """The same winner, the same winning plays, the same play held out longest."""
+    position = small_position(ruleset_id, random.Random(seed))
+    if position is None:
+        return
+    assert compiled_serves(position)
+    compiled, python = solve(position, engine="compiled"), solve(position, engine="python")
+    assert compiled.engine == "compiled" and python.engine == "python"
+    assert (compiled.wins, compiled.winning, compiled.holds_out, compiled.line) == (
+        python.wins, python.winning, python.holds_out, python.line)
