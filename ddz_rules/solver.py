@@ -265,12 +265,18 @@ def ordered(plays: Sequence[Play], hand: int, goal: int) -> list[Play]:
 
     def key(item: tuple[int, Play]) -> tuple[bool, int, int, int, int, int]:
         index, play = item
-        left = cards.unpack(hand - play.key)
+        left = hand - play.key
+        upper = (left >> 1 | left >> 2 | left >> 3) & _LOW
         size = cards.size(play.key)
-        return (held - size > goal, sum(n == 1 for n in left), sum(n > 0 for n in left),
-                -size, play.reading.level, index)
+        return (held - size > goal, (left & _LOW & ~upper).bit_count(),
+                ((left & _LOW) | upper).bit_count(), -size, play.reading.level, index)
 
     return [p for _, p in sorted(enumerate(plays), key=key)]
+
+
+#: The lowest bit of every rank's field (cards.py: the count in its low bits, a clear guard
+#: bit above them), for counting the ranks a hand holds in a few operations.
+_LOW = sum(1 << (cards.FIELD_BITS * r) for r in range(cards.NUM_RANKS))
 
 
 def after(position: Position, step: Step) -> Position | int:

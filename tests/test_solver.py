@@ -227,3 +227,18 @@ def test_the_compiled_search_answers_as_its_python_twin(ruleset_id: str, seed: i
     assert compiled.engine == "compiled" and python.engine == "python"
     assert (compiled.wins, compiled.winning, compiled.holds_out, compiled.line) == (
         python.wins, python.winning, python.holds_out, python.line)
+
+
+# --------------------------------------------------------------------------- the rules book
+
+
+def test_the_endgames_page_shows_each_position_solved_and_each_contrast_split() -> None:
+    from ddz_rules.docs.endgames import endgames_page, positions
+
+    page = endgames_page()
+    data = positions()
+    assert all(f"### {p['name']}" in page for p in data["puzzles"] + data["contrasts"])
+    assert "seat 1 (peasant) wins, with <code>T</code>" in page
+    for item in data["contrasts"]:
+        section = page.split(f"### {item['name']}", 1)[1].split("### ", 1)[0]
+        assert "wins, with" in section and "loses whatever it plays" in section, item["name"]

@@ -7,6 +7,8 @@ from pathlib import Path
 from ddz_rules.docs.book import Book
 from ddz_rules.docs.comparisons import charts, comparisons_page
 from ddz_rules.docs.differences import differences_page
+from ddz_rules.docs.endgames import PAGE as ENDGAMES_PAGE
+from ddz_rules.docs.endgames import endgames_page
 from ddz_rules.docs.environments import PAGE as ENVIRONMENTS_PAGE
 from ddz_rules.docs.environments import environments_page
 from ddz_rules.docs.invariants import invariants_page
@@ -36,6 +38,7 @@ def generate(root: Path | None = None) -> dict[str, str]:
     pages["compare/comparisons.md"] = comparisons_page()
     pages["compare/sensitivity.md"] = sensitivity_page(book.root)
     pages[ENVIRONMENTS_PAGE] = environments_page(book)
+    pages[ENDGAMES_PAGE] = endgames_page()
     return pages
 
 

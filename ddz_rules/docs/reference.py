@@ -109,6 +109,13 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
     "moves": (Example(("moves", "55556", "--beat", "KKK"),
                       "The only answer to a trio of kings from this hand"),),
     "plays": (Example(("plays", "-r", "classic"), "The first lines of the table", head=3),),
+    "solve": (Example(("solve", "-r", "classic", "--hands", "3 4 5 6 7 8/9 9/10 10 J", "--to",
+                       "1", "--beat", "2", "--by", "0"),
+                      "Three open hands, a peasant to answer the landlord's 2: lost, whatever "
+                      "he plays (the last line, not shown, says how many positions were "
+                      "searched, and how fast)", head=3),
+              Example(("solve", "-r", "puzzle", "--hands", "A 2/3 3", "--to", "1"),
+                      "A two-seat puzzle won at once", head=3)),
     "diff": (Example(("diff", "classic", "turned-card"), "A variant against its base"),),
     "replay": (
         Example(("replay", "tests/fixtures/records/s3-bid-3-two-bombs.json"),

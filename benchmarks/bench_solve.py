@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Exact play (``ddz solve``) measured: the published 13-against-12 expert puzzle, two-seat
+positions against ``doudizhu-resolver`` in the same run, random three-seat positions, and
+whole classic deals.
+
+Usage::
+
+    pip install -e '.[peers]'      # doudizhu-resolver, the two-seat peer
+    python benchmarks/bench_solve.py [--positions N] [--deals D] [--budget S] [--json FILE]
+
+1. The expert puzzle (the robot's thirteen cards against the player's twelve, the player to
+   move) under the ``puzzle`` ruleset: whether the player wins and his winning plays, the
+   best of three solves, and the peak memory of a process that only solves it.
+2. ``--peer-positions`` random two-seat positions (three to five cards a seat, the seat to
+   move leading: the peer takes up to a minute at six), each answered by ``ddz solve`` and by
+   ``doudizhu_resolver.is_winable``: the answers compared one by one, and the times (the
+   peer's cache cleared between positions, as ours is a new search each time).
+3. ``--positions`` random three-seat classic positions of up to eight cards a seat (a random
+   landlord and seat to act): the median and the 95th percentile of the solve time.
+4. ``--deals`` whole classic deals (20, 17 and 17 cards, the landlord to lead), each with a
+   budget of ``--budget`` seconds: how many are solved within it, and the times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+from ddz_rules import cards, compile_table, load
+from ddz_rules.game import deal
+from ddz_rules.solver import Position, solve
+
+EXPERT = ("R A Q Q J J 10 9 9 9 8 4 4", "B 2 2 A A 10 8 8 6 6 3 3")
+#: doudizhu-resolver's card names (it needs suits: they are given in turn).
+PEER_RANKS = {"T": "10", "B": "BJ", "R": "CJ"}
+SUITS = "shdc"
+
+
+def peer_text(key: int) -> str:
+    """A packed card set in doudizhu-resolver's notation: ``3s-3h-BJ``."""
+    out, seen = [], {}
+    for rank in cards.ranks_of(key):
+        char = cards.RANKS[rank]
+        name = PEER_RANKS.get(char, char)
+        if name in ("BJ", "CJ"):
+            out.append(name)
+            continue
+        n = seen.get(name, 0)
+        seen[name] = n + 1
+        out.append(name + SUITS[n])
+    return "-".join(out)
+
+
+def expert(repeats: int = 3) -> dict[str, Any]:
+    position = Position.from_text(load("puzzle"), "/".join(EXPERT), 1)
+    best, solution = float("inf"), None
+    for _ in range(repeats):
+        started = time.perf_counter()
+        solution = solve(position)
+        best = min(best, time.perf_counter() - started)
+    assert solution is not None
+    # the peak memory of a process that loads the package and solves the puzzle, alone
+    child = subprocess.run([sys.executable, "-c", (
+        "import resource; from ddz_rules import load; from ddz_rules.solver import Position, "
+        "solve; p = Position.from_text(load('puzzle'), " + repr("/".join(EXPERT)) + ", 1); "
+        "s = solve(p); print(s.wins, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")],
+        capture_output=True, text=True, check=True)
+    wins, peak_kb = child.stdout.split()
+    return {"wins": solution.wins, "winning": sorted(position.table.notation(p)
+                                                      for p in solution.winning if p),
+            "seconds": round(best, 4), "positions": solution.positions,
+            "engine": solution.engine, "child_wins": wins == "True",
+            "peak_mb": round(int(peak_kb) / 1024, 1)}
+
+
+def two_seat(count: int, rng: random.Random) -> dict[str, Any]:
+    try:
+        import doudizhu_resolver
+    except ImportError:
+        return {"skipped": "doudizhu-resolver is not installed (pip install -e '.[peers]')"}
+    ruleset = load("puzzle")
+    deck = [r for r, n in enumerate(ruleset.copies) for _ in range(n)]
+    ours, theirs, agree, rows = [], [], 0, []
+    for _ in range(count):
+        rng.shuffle(deck)
+        a, b = rng.randint(3, 5), rng.randint(3, 5)
+        hands = (cards.pack_ranks(deck[:a]), cards.pack_ranks(deck[a:a + b]))
+        position = Position(ruleset, hands, 0, landlord=0)
+        started = time.perf_counter()
+        mine = solve(position, line_length=0).wins
+        ours.append(time.perf_counter() - started)
+        doudizhu_resolver.clear_cache()
+        started = time.perf_counter()
+        peer = doudizhu_resolver.is_winable(peer_text(hands[0]), peer_text(hands[1]))
+        theirs.append(time.perf_counter() - started)
+        agree += mine == peer
+        if mine != peer:
+            rows.append({"hands": [cards.key_text(h) for h in hands], "ours": mine,
+                         "peer": peer})
+    return {"positions": count, "agree": agree, "disagreements": rows[:10],
+            "ours_total_s": round(sum(ours), 3), "peer_total_s": round(sum(theirs), 3),
+            "ratio": round(sum(theirs) / sum(ours), 1)}
+
+
+def three_seat(count: int, rng: random.Random) -> dict[str, Any]:
+    ruleset = load("classic")
+    compile_table(ruleset).compiled()
+    deck = [r for r, n in enumerate(ruleset.copies) for _ in range(n)]
+    times, sizes = [], []
+    for _ in range(count):
+        rng.shuffle(deck)
+        hands, at = [], 0
+        for _ in range(3):
+            n = rng.randint(1, 8)
+            hands.append(cards.pack_ranks(deck[at:at + n]))
+            at += n
+        position = Position(ruleset, tuple(hands), rng.randrange(3),
+                            landlord=rng.randrange(3))
+        started = time.perf_counter()
+        solve(position, line_length=0)
+        times.append(time.perf_counter() - started)
+        sizes.append(sum(cards.size(h) for h in hands))
+    times.sort()
+    return {"positions": count, "median_s": round(statistics.median(times), 5),
+            "p95_s": round(times[int(0.95 * (count - 1))], 5), "max_s": round(times[-1], 4),
+            "cards_mean": round(statistics.mean(sizes), 1)}
+
+
+def whole_deals(count: int, budget: float) -> dict[str, Any]:
+    ruleset = load("classic")
+    rows = []
+    for seed in range(count):
+        dealt = deal(ruleset, seed)
+        landlord = dealt.first_bidder
+        hands = list(dealt.hands)
+        hands[landlord] += dealt.kitty
+        position = Position(ruleset, tuple(hands), landlord, landlord=landlord)
+        started = time.perf_counter()
+        solution = solve(position, seconds=budget, line_length=0)
+        rows.append({"seed": seed, "wins": solution.wins,
+                     "seconds": round(time.perf_counter() - started, 2),
+                     "positions": solution.positions})
+    solved = sum(r["wins"] is not None for r in rows)
+    return {"deals": count, "budget_s": budget, "solved": solved, "rows": rows}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--peer-positions", type=int, default=20)
+    parser.add_argument("--deals", type=int, default=10)
+    parser.add_argument("--budget", type=float, default=60.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", metavar="FILE")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    found: dict[str, Any] = {"expert": expert()}
+    print("expert puzzle:", json.dumps(found["expert"]), flush=True)
+    found["two_seat"] = two_seat(args.peer_positions, rng)
+    print("two seats against doudizhu-resolver:", json.dumps(found["two_seat"]), flush=True)
+    found["three_seat"] = three_seat(args.positions, rng)
+    print("three seats:", json.dumps(found["three_seat"]), flush=True)
+    found["deals"] = whole_deals(args.deals, args.budget)
+    print("whole classic deals:", json.dumps({k: v for k, v in found["deals"].items()
+                                              if k != "rows"}), flush=True)
+    for row in found["deals"]["rows"]:
+        print("  ", json.dumps(row), flush=True)
+    found["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(found, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()
