@@ -18,7 +18,8 @@ Usage::
 3. ``--positions`` random three-seat classic positions of up to eight cards a seat (a random
    landlord and seat to act): the median and the 95th percentile of the solve time.
 4. ``--deals`` whole classic deals (20, 17 and 17 cards, the landlord to lead), each with a
-   budget of ``--budget`` seconds: how many are solved within it, and the times.
+   budget of ``--budget`` seconds and ``--deal-memory`` megabytes of table: how many are
+   solved within it, and the times (``--only-deals`` measures these alone).
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def three_seat(count: int, rng: random.Random) -> dict[str, Any]:
             "cards_mean": round(statistics.mean(sizes), 1)}
 
 
-def whole_deals(count: int, budget: float) -> dict[str, Any]:
+def whole_deals(count: int, budget: float, memory_mb: float) -> dict[str, Any]:
     ruleset = load("classic")
     rows = []
     for seed in range(count):
@@ -143,12 +144,13 @@ def whole_deals(count: int, budget: float) -> dict[str, Any]:
         hands[landlord] += dealt.kitty
         position = Position(ruleset, tuple(hands), landlord, landlord=landlord)
         started = time.perf_counter()
-        solution = solve(position, seconds=budget, line_length=0)
-        rows.append({"seed": seed, "wins": solution.wins,
+        solution = solve(position, seconds=budget, memory_mb=memory_mb, line_length=0)
+        rows.append({"seed": seed, "wins": solution.wins, "stopped": solution.stopped,
                      "seconds": round(time.perf_counter() - started, 2),
                      "positions": solution.positions})
     solved = sum(r["wins"] is not None for r in rows)
-    return {"deals": count, "budget_s": budget, "solved": solved, "rows": rows}
+    return {"deals": count, "budget_s": budget, "memory_mb": memory_mb, "solved": solved,
+            "rows": rows}
 
 
 def main() -> None:
@@ -157,17 +159,25 @@ def main() -> None:
     parser.add_argument("--peer-positions", type=int, default=20)
     parser.add_argument("--deals", type=int, default=10)
     parser.add_argument("--budget", type=float, default=60.0)
+    parser.add_argument("--deal-memory", type=float, default=4096.0,
+                        help="megabytes of table for each whole deal (default 4096)")
+    parser.add_argument("--only-deals", action="store_true",
+                        help="measure the whole deals alone")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    if args.only_deals:
+        deals = whole_deals(args.deals, args.budget, args.deal_memory)
+        print("whole classic deals:", json.dumps(deals), flush=True)
+        return
     found: dict[str, Any] = {"expert": expert()}
     print("expert puzzle:", json.dumps(found["expert"]), flush=True)
     found["two_seat"] = two_seat(args.peer_positions, rng)
     print("two seats against doudizhu-resolver:", json.dumps(found["two_seat"]), flush=True)
     found["three_seat"] = three_seat(args.positions, rng)
     print("three seats:", json.dumps(found["three_seat"]), flush=True)
-    found["deals"] = whole_deals(args.deals, args.budget)
+    found["deals"] = whole_deals(args.deals, args.budget, args.deal_memory)
     print("whole classic deals:", json.dumps({k: v for k, v in found["deals"].items()
                                               if k != "rows"}), flush=True)
     for row in found["deals"]["rows"]:

@@ -1718,6 +1718,7 @@ typedef struct {
     int8_t team[SOLVER_SEATS];
     int goal[SOLVER_SEATS];
     int stop; /* 1: past the deadline, 2: past the table, 3: a Python error */
+    int used; /* whether the table holds anything (a fresh one is zero already) */
     double deadline;
     int32_t *stack;
     Py_ssize_t stack_cap;
@@ -2088,14 +2089,17 @@ Solver_wins(Solver *self, PyObject *args)
             return NULL;
         }
     }
-    if (changed) {
+    if (changed && self->used) {
         memset(self->table, 0, self->stride * (self->mask + 1));
         self->evicted = 0;
+    }
+    if (changed) {
         for (int s = 0; s < n; s++) {
             self->team[s] = (int8_t)team[s];
             self->goal[s] = (uint8_t)goal[s];
         }
     }
+    self->used = 1;
     self->stop = 0;
     self->deadline = seconds < 0 ? 0.0 : solver_now() + seconds;
     int found = solver_search(self, hands, to_act, (int32_t)beat, beat_seat, side, 0);

@@ -614,7 +614,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from ddz_rules.compare import report
     from ddz_rules.compare.run import RunSpec, execute
 
-    spec = RunSpec(tuple(args.rulesets), args.hands, args.bots, args.seed)
+    spec = RunSpec(tuple(args.rulesets), args.hands, args.bots, args.seed, args.open_hand)
     versus = _match_levels(args)
     if versus is None:
         spec.check()  # every ruleset loaded and checked before a hand is played
@@ -1188,6 +1188,9 @@ def _run_commands(add: Add) -> None:
                    "seat, the weaker in the others (the match measures)")
     p.add_argument("--matches", type=int, default=200,
                    help="matches per ruleset with --match-levels (default 200)")
+    p.add_argument("--open-hand", action="store_true",
+                   help="judge each hand's endgame with every card open: the open-hand "
+                   "landlord win rate, which depends on no bot (ddz solve; slower)")
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar")
     p = add("match", cmd_match, "Play whole matches (the ruleset's match rules) with a bot "

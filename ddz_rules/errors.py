@@ -110,3 +110,8 @@ class RunFailed(DdzError):
 class AuctionTooLarge(ValueError):
     """An auction with more states than the compiled runner flattens
     (:data:`ddz_rules.runner.MAX_AUCTION_STATES`): its hands are played in Python."""
+
+
+class OutOfBudget(Exception):
+    """A search (:mod:`ddz_rules.solver`) ran past its seconds or its memory: its answer is
+    unknown, which is no fault of the input."""

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ddz_rules import cards, duties
-from ddz_rules.errors import Named, UsageError
-from ddz_rules.game import advantage_of
+from ddz_rules.errors import Named, OutOfBudget, UsageError
+from ddz_rules.game import Hand, Phase, advantage_of
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.table import Play, PlayTable, Wild, compile_table, native_modules
 
@@ -132,6 +132,27 @@ class Position:
         if self.landlord is not None and seat != self.landlord:
             return advantage_of(self.ruleset, self.robs) or 0
         return 0
+
+
+def of_hand(hand: Hand) -> Position | None:
+    """The position a hand of the referee stands at, every card open; None where it is over,
+    not in its play, or where the sides are not known yet (a called partner who has not
+    joined)."""
+    if (hand.result is not None or hand.to_act is None or hand.phase is not Phase.PLAY
+            or (hand.called is not None and hand.partner is None)):
+        return None
+    return Position(hand.ruleset, tuple(hand.hands), hand.to_act, hand.to_beat,
+                    hand.to_beat_seat, hand.landlord, hand.partner, hand.robs, hand.wild)
+
+
+def landlord_wins(position: Position, seconds: float | None = None,
+                  memory_mb: float = MEMORY_MB) -> bool | None:
+    """Whether the landlord's side wins ``position`` with perfect play, whoever is to act;
+    None past the budget."""
+    try:
+        return search_for(position, memory_mb, seconds).wins(position, 0)
+    except OutOfBudget:
+        return None
 
 
 def sides(ruleset: Ruleset, landlord: int | None, partner: int | None,
@@ -296,10 +317,6 @@ def after(position: Position, step: Step) -> Position | int:
 
 
 # --------------------------------------------------------------------------- the search
-
-
-class OutOfBudget(Exception):
-    """A search ran past its seconds or its memory."""
 
 
 class PythonSearch:

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from ddz_rules import load
 from ddz_rules.cli import main
 from ddz_rules.compare import executors
 from ddz_rules.compare.measures import BY_KEY, MEASURES
+from ddz_rules.compare.results import TRACES
 from ddz_rules.compare.run import RunSpec, execute
 from ddz_rules.compare.runner import Task, play_task, trace_of
 from ddz_rules.compare.stats import (
@@ -21,6 +23,7 @@ from ddz_rules.compare.stats import (
     welch_difference,
 )
 from ddz_rules.records import read_record, replay
+from ddz_rules.solver import Position
 
 from .conftest import FIXTURES, local_cluster
 
@@ -232,3 +235,28 @@ def test_charts_show_the_differences_and_name_the_run(tmp_path: Path,
     assert f"charts: {tmp_path}" in captured.err
     run = {"rulesets": ["classic", "open-auction"], "hands": 12, "bots": "random", "seed": 0}
     assert report.run_line(run) == "classic, open-auction: 12 hands each, bots random, seed 0"
+
+
+def test_the_open_hand_measure_judges_endgames_with_every_card_open(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--open-hand``: each hand that reaches a position of at most OPEN_CARDS cards is
+    judged there by the solver; the measure is the share the landlord's side wins, and every
+    judged trace agrees with a solve of its own position."""
+    from ddz_rules.compare.runner import OPEN_CARDS, cards_left, open_value
+    from ddz_rules.game import Hand
+    from ddz_rules.solver import landlord_wins, of_hand
+
+    assert main(["compare", "classic", "--hands", "30", "--seed", "2", "--open-hand",
+                 "--json", "--no-progress"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    estimate = summary["rulesets"]["classic"]["open_value"]
+    assert estimate is not None and 0 <= estimate["mean"] <= 1
+    traces = [play_task(Task("classic", "medium", 2, i, open_hand=True)) for i in range(30)]
+    judged = [t for t in traces if t["open_value"] is not None]
+    assert judged and all(TRACES.validator.is_valid(t) for t in traces)
+    assert estimate["mean"] == pytest.approx(sum(t["open_value"] for t in judged) / len(judged))
+    assert "open_value" not in play_task(Task("classic", "medium", 2, 0))
+    hand = Hand.new(load("classic"), 5)
+    assert of_hand(hand) is None and cards_left(hand) > OPEN_CARDS  # the auction: no play yet
+    position = Position.from_text(load("classic"), "3 4 5 6 7 8/9 9/10 10 J", 1, "2", 0)
+    assert landlord_wins(position) is True and open_value(hand) is None

@@ -9,6 +9,12 @@ the first: after ``first_worlds`` worlds, a candidate not ahead is dropped. ``ex
 standard error of the paired difference: a few worlds are noisy, and overruling a sound rule
 on noise loses points.
 
+Endgames are solved: once the hands hold at most :data:`ENDGAME_CARDS` cards in all, each
+believed world is solved exactly with every hand open (:mod:`ddz_rules.solver`), every legal
+action of the seat with it, and ``extreme`` takes the action that wins in the most worlds
+(``medium``'s ranking breaks ties); where no action wins in any world, or a world cannot be
+solved within its budget, the playouts below decide.
+
 Going out is never searched (nothing beats it). Letting a teammate's play stand is searched
 against the best play over it: a peasant who overtakes a partner to take the lead, or to keep
 the landlord from it, is where search gains most for the peasants. Bidding follows ``medium``.
@@ -28,8 +34,10 @@ from ddz_rules import cards
 from ddz_rules.bots.base import Bot
 from ddz_rules.bots.belief import Belief, Particle
 from ddz_rules.bots.medium import MediumBot
+from ddz_rules.errors import OutOfBudget
 from ddz_rules.game import PASS, Action, Phase, View
 from ddz_rules.ruleset import Ruleset
+from ddz_rules.solver import Step, after, of_hand, search_for
 
 #: ``medium``'s best-ranked actions searched; worlds (the belief's likeliest) played in.
 CANDIDATES = 2
@@ -39,6 +47,11 @@ WORLDS = 6
 FIRST_WORLDS = 2
 #: Standard errors by which a candidate must beat ``medium``'s first choice to replace it.
 MARGIN = 1.0
+#: Cards left in all hands at or under which each world is solved exactly, and the budget
+#: of each world's search (past it, the playouts decide).
+ENDGAME_CARDS = 16
+ENDGAME_SECONDS = 0.25
+ENDGAME_MEMORY_MB = 8
 
 
 class ExtremeBot(Bot):
@@ -49,7 +62,7 @@ class ExtremeBot(Bot):
 
     def __init__(self, ruleset: Ruleset, candidates: int = CANDIDATES,
                  worlds: int = WORLDS, first_worlds: int = FIRST_WORLDS,
-                 **belief: int) -> None:
+                 endgame_cards: int | None = None, **belief: int) -> None:
         """``belief`` sets :class:`Belief`'s sizes (``particles``, by default ``worlds``;
         ``draws``, ``moves``, ``rescues``)."""
         super().__init__(ruleset)
@@ -57,6 +70,8 @@ class ExtremeBot(Bot):
         self.candidates = candidates
         self.worlds = worlds
         self.first_worlds = first_worlds
+        #: Cards left at or under which worlds are solved (default :data:`ENDGAME_CARDS`).
+        self.endgame_cards = ENDGAME_CARDS if endgame_cards is None else endgame_cards
         self.belief = Belief(ruleset, self.table, self.medium, **{"particles": worlds, **belief})
         #: seat -> (the last view it decided, its decision): asked again, the same answer.
         self._last: dict[int, tuple[View, Action]] = {}
@@ -76,10 +91,40 @@ class ExtremeBot(Bot):
         if not ranked:
             return PASS
         options = ranked[:self.candidates]
-        if len(options) < 2 or self._settled_by_rule(view, ranked[0]):
+        if len(ranked) < 2 or self._settled_by_rule(view, ranked[0]):
             return ranked[0]
         worlds = self.belief.believe(view)[:self.worlds]
+        if sum(view.hand_sizes) <= self.endgame_cards:
+            every = [*ranked, *(a for a in view.legal if a not in ranked)]
+            solved = self._endgame(view, every, worlds)
+            if solved is not None:
+                return solved
+        if len(options) < 2:
+            return ranked[0]
         return options[self._search(view.seat, options, worlds)]
+
+    def _endgame(self, view: View, ranked: Sequence[Action],
+                 worlds: list[Particle]) -> Action | None:
+        """The action that wins in the most worlds, each solved exactly (``medium``'s
+        ranking first among equals); None where none wins anywhere, or a world is past its
+        budget (where it cannot be solved: wild cards, a partner not known yet)."""
+        wins = [0] * len(ranked)
+        for world in worlds:
+            position = of_hand(world.hand)
+            if position is None or position.wild:  # wild readings: too slow for a bot
+                return None
+            search = search_for(position, ENDGAME_MEMORY_MB, ENDGAME_SECONDS)
+            side = position.team[position.to_act]
+            try:
+                for i, action in enumerate(ranked):
+                    step = Step(view.seat, None if isinstance(action, str) else action)
+                    nxt = after(position, step)
+                    won = nxt == side if isinstance(nxt, int) else search.wins(nxt, side)
+                    wins[i] += won
+            except OutOfBudget:
+                return None
+        best = max(wins)
+        return ranked[wins.index(best)] if best else None
 
     def _search(self, seat: int, options: Sequence[Action], worlds: list[Particle]) -> int:
         """The option to take, racing the others against option 0 world by world."""

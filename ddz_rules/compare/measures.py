@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ddz_rules.compare.runner import MAX_REDEALS
+from ddz_rules.compare.runner import MAX_REDEALS, OPEN_CARDS
 from ddz_rules.compare.stats import interval_name
 
 Trace = dict[str, Any]
@@ -133,6 +133,13 @@ _HAND_MEASURES: tuple[Measure, ...] = (
     Measure("partnered", "partner rate",
             "Share of hands in which another player joined the landlord by playing the rank "
             "he called (rulesets with a called partner).", _partnered, proportion=True),
+    Measure("open_value", "open-hand landlord win rate",
+            "Share of hands, among those that reach a position holding at most "
+            f"{OPEN_CARDS} cards in all, whose position the landlord's side wins with "
+            "perfect play, every card open (ddz solve): a judgement of the rules' endgames "
+            "that depends on no bot's skill from there on.",
+            lambda t: None if t.get("open_value") is None else float(t["open_value"]),
+            proportion=True),
     Measure("multiplier", "multiplier",
             "The product of the hand's multiplier events (hands with a landlord).",
             _with_landlord(lambda t: float(t["multiplier"])), low=1),

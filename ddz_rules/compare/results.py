@@ -68,6 +68,9 @@ TRACE_SCHEMA: dict[str, Any] = {
         "first_out": _count, "cards_left": {"type": "array", "items": _count},
         "shut_out": {"type": "array", "items": _count}, "bombs_played": _count,
         "liable": _seat,
+        # Whether the landlord's side wins with perfect play, every card open, from the first
+        # position holding runner.OPEN_CARDS cards or fewer (null: never reached, or unknown).
+        "open_value": {"enum": [0, 1, None]},
     },
 }
 

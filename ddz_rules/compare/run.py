@@ -55,6 +55,8 @@ class RunSpec:
     hands: int
     bots: str
     seed: int
+    #: Whether each hand's endgame is judged with every card open (the open-hand measure).
+    open_hand: bool = False
 
     def check(self) -> None:
         """Refuse a run that cannot be played, before anything is played."""
@@ -94,8 +96,9 @@ class RunSpec:
     @property
     def identity(self) -> dict[str, Any]:
         """What makes two runs' hands the same hands: rulesets (by content), bots, seed."""
-        return {"rulesets": [e.id for e in self.resolve()], "bots": self.bots,
-                "seed": self.seed, "digests": {e.id: e.digest for e in self.resolve()}}
+        found = {"rulesets": [e.id for e in self.resolve()], "bots": self.bots,
+                 "seed": self.seed, "digests": {e.id: e.digest for e in self.resolve()}}
+        return {**found, "open_hand": True} if self.open_hand else found
 
     def header(self) -> dict[str, Any]:
         """The run as reports show it (the number of hands included)."""
@@ -112,7 +115,8 @@ class RunSpec:
         run's time) is the whole run's, not that of its first ruleset. A hand's trace
         depends only on its task, so the order changes no result."""
         entrants = self.resolve()
-        return [Task(e.reference, self.bots, self.seed, i, digest=e.digest)
+        return [Task(e.reference, self.bots, self.seed, i, digest=e.digest,
+                     open_hand=self.open_hand)
                 for i in range(self.hands) for e in entrants]
 
 

@@ -22,9 +22,15 @@ from ddz_rules.errors import UsageError
 from ddz_rules.game import Called, Hand, Passed, Played, Said
 from ddz_rules.match import next_dealer
 from ddz_rules.ruleset import Ruleset, load
+from ddz_rules.solver import landlord_wins, of_hand
 
 #: Player counts the bots can play.
 MAX_REDEALS = 64
+#: The open-hand value is judged at the first position of a hand whose hands hold at most
+#: this many cards in all, every card open, within this budget (past it: unknown).
+OPEN_CARDS = 20
+OPEN_SECONDS = 1.0
+OPEN_MEMORY_MB = 16
 
 
 def deal_seed(seed: int, index: int, attempt: int) -> int:
@@ -50,6 +56,8 @@ class Task:
     landlord_bot: str | None = None
     peasant_bot: str | None = None
     digest: str | None = None
+    #: Judge the hand's endgame with every card open (:func:`open_value`).
+    open_hand: bool = False
 
     @property
     def levels(self) -> tuple[str, ...]:
@@ -114,9 +122,15 @@ def play_task(task: Task) -> dict[str, Any]:
         seed = deal_seed(task.seed, task.index, redeals)
         hand = Hand.new(ruleset, seed, dealer=dealer)
         rng = random.Random(seed ^ 0xB075)
+        judged: bool | None = None
+        reached = False
         while hand.result is None:
             seat = hand.to_act
             assert seat is not None
+            if (task.open_hand and not reached and hand.landlord is not None
+                    and cards_left(hand) <= OPEN_CARDS):
+                reached = True
+                judged = open_value(hand)
             if hand.landlord is None:
                 bot = bidder
             else:
@@ -129,7 +143,24 @@ def play_task(task: Task) -> dict[str, Any]:
     trace = trace_of(hand)
     trace.update(ruleset=ruleset.id, index=task.index, redeals=redeals, deal_seed=seed,
                  dealer=dealer)
+    if task.open_hand:
+        trace["open_value"] = None if judged is None else int(judged)
     return trace
+
+
+def cards_left(hand: Hand) -> int:
+    """Cards left in all the seats' hands."""
+    return sum(cards.size(h) for h in hand.hands)
+
+
+def open_value(hand: Hand) -> bool | None:
+    """Whether the landlord's side wins from where ``hand`` stands with perfect play, every
+    card open (:func:`ddz_rules.solver.landlord_wins`): the judgement of the position, not of
+    the bots; None where it cannot be judged (the partner not known yet, past the budget)."""
+    position = of_hand(hand)
+    if position is None:
+        return None
+    return landlord_wins(position, OPEN_SECONDS, OPEN_MEMORY_MB)
 
 
 def play_batch(tasks: list[Task]) -> list[dict[str, Any]]:
