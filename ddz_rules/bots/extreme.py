@@ -49,7 +49,7 @@ FIRST_WORLDS = 2
 MARGIN = 1.0
 #: Cards left in all hands at or under which each world is solved exactly, and the budget
 #: of each world's search (past it, the playouts decide).
-ENDGAME_CARDS = 16
+ENDGAME_CARDS = 20
 ENDGAME_SECONDS = 0.25
 ENDGAME_MEMORY_MB = 8
 

@@ -40,8 +40,8 @@ from ddz_rules.ruleset import Ruleset
 TABLE = ("landlord_win", "open_value", "landlord_score", "peasant_score", "partnered",
          "multiplier", "first_out_score", "cards_left", "shut_out", "paid_for_all", "bombs",
          "soft_bombs", "wild_plays", "rockets", "spring", "anti_spring", "redeals", "unplayed",
-         "bid", "robs", "grabs", "decisions", "tricks", "seat0_win", "seat1_win", "seat2_win", "seat3_win",
-         "first_bidder_win", "first_leader_out", "lead_changes", "decisive_at")
+         "bid", "robs", "grabs", "decisions", "tricks", "seat0_win", "seat1_win", "seat2_win",
+         "seat3_win", "first_bidder_win", "first_leader_out", "lead_changes", "decisive_at")
 #: Rows of the terminal table left out where they are 0 for every ruleset compared.
 SHOWN_WHEN_SEEN = ("unplayed",)
 
