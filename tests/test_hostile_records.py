@@ -599,6 +599,8 @@ EXAMPLES: dict[str, dict[int, list[str]]] = {
     "rate": {0: ["rate", "--levels", "random,standard", "--matches", "2", "--no-progress"],
              2: ["rate", "--levels", "medium,medium"]},
     "play": {0: ["play", "--autoplay", "--seed", "3"], 2: ["play", "--autoplay", "--seat", "3"]},
+    "solve": {0: ["solve", "-r", "puzzle", "--hands", "33/4", "--to", "1"],
+              2: ["solve", "-r", "puzzle", "--hands", "33/33/4", "--to", "1"]},
 }
 
 

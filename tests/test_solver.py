@@ -242,3 +242,47 @@ def test_the_endgames_page_shows_each_position_solved_and_each_contrast_split() 
     for item in data["contrasts"]:
         section = page.split(f"### {item['name']}", 1)[1].split("### ", 1)[0]
         assert "wins, with" in section and "loses whatever it plays" in section, item["name"]
+
+
+# --------------------------------------------------------------------------- in the bots
+
+
+@pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "run-fast"])
+def test_extreme_takes_a_winning_action_in_an_endgame_it_solves(ruleset_id: str) -> None:
+    """Shown the true world alone, ``extreme``'s endgame search takes an action that wins it
+    with perfect play wherever one does, and leaves the decision to its playouts where none
+    does."""
+    from ddz_rules.bots.belief import Particle
+    from ddz_rules.bots.extreme import ExtremeBot
+    from ddz_rules.bots.medium import MediumBot
+    from ddz_rules.game import Hand
+    from ddz_rules.solver import of_hand
+
+    ruleset = load(ruleset_id)
+    bot, medium = ExtremeBot(ruleset), MediumBot(ruleset)
+    checked = 0
+    for seed in range(60):
+        if checked == 4:
+            break
+        hand, rng = Hand.new(ruleset, seed), random.Random(seed)
+        # medium plays the hand down to the endgame, then on to a real choice
+        while hand.result is None and (
+                (hand.landlord is None and ruleset.has_landlord)
+                or sum(map(cards.size, hand.hands)) > 12
+                or len(hand.legal_actions()) < 2):
+            hand.apply(medium.choose(hand.view(hand.to_act), rng))
+        position = of_hand(hand)
+        if position is None:
+            continue
+        view = hand.view(position.to_act)
+        ranked = medium.rank(view)
+        chosen = bot._endgame(view, [*ranked, *(a for a in view.legal if a not in ranked)],
+                              [Particle(hand, 0)])
+        solution = solve(position)
+        if solution.wins:
+            assert chosen is not None and (None if chosen == "pass" else chosen) in \
+                solution.winning
+        else:
+            assert chosen is None
+        checked += 1
+    assert checked == 4
