@@ -75,7 +75,12 @@ REPEATS = 3
 BREAKDOWN_REPEATS = 7
 #: Hands played before timing a line (imports, the play table's caches, the encoder's).
 WARMUP_HANDS = 3
-OUR_RULESETS = ("classic", "two-player", "four-player", "laizi")
+#: Tables a VectorTables line steps at once (the issue's batch of 256).
+VECTOR_TABLES = 256
+#: VectorTables' targets: classic steps a second, and its ratios to OpenSpiel's Python loop
+#: and to RLCard's environment.
+VECTOR_TARGET, VECTOR_OPENSPIEL, VECTOR_RLCARD = 1_000_000, 10, 100
+OUR_RULESETS = ("classic", "two-player", "four-player", "laizi", "run-fast")
 #: Our line that is like RLCard's and DouZero's envs: their play rules, and no auction.
 LIKE_PRESET = "rlcard"
 #: The issue's targets: at least this many times RLCard env's steps/s, and OpenSpiel's Python
@@ -244,6 +249,28 @@ def _ours_game(ruleset_id: str) -> Line:
         return Tally(steps, len(seeds), redeals)
 
     return Line(f"game:{ruleset_id}", "ddz-rules", "Game loop (observe, mask, step)",
+                ruleset_id, run)
+
+
+def _ours_vector(ruleset_id: str, n: int = VECTOR_TABLES) -> Line:
+    """``VectorTables``: ``n`` tables of self-play stepped at once, a random legal id at each
+    table drawn from the CSR arrays, observations built at every step, until as many hands
+    as the batch holds have ended."""
+    from ddz_rules.env import VectorTables
+
+    def run(seeds: Sequence[int]) -> Tally:
+        tables = VectorTables(ruleset_id, n, seed=seeds[0] % 2**32)
+        rng = np.random.default_rng(seeds[0] % 2**32)
+        _, (offsets, ids) = tables.reset()
+        steps = games = 0
+        while games < len(seeds):
+            pick = offsets[:-1] + (rng.random(n) * np.diff(offsets)).astype(np.int64)
+            _, (offsets, ids), _, done, _ = tables.step(ids[pick])
+            steps += n
+            games += int(done.sum())
+        return Tally(steps, games)
+
+    return Line(f"vec:{ruleset_id}", "ddz-rules", f"VectorTables, n = {n} (Python)",
                 ruleset_id, run)
 
 
@@ -727,7 +754,29 @@ def summarize(report: Report) -> list[str]:
     if costs:
         lines.append("PettingZoo's cost a step (PettingZoo loop less Game loop, CPU time; share "
                      "of the PettingZoo loop): " + ", ".join(costs) + ".")
+    lines += _vector_summary(report, rl, osp)
     return lines
+
+
+def _vector_summary(report: Report, rl: Row | None, osp: Row | None) -> list[str]:
+    """VectorTables against the issue's three targets: steps a second, and the ratios to
+    OpenSpiel's Python loop and to RLCard's environment."""
+    vec = report.row("vec:classic")
+    if vec is None:
+        return []
+    rate = vec.steps_per_s
+    parts = [f"VectorTables, classic, n = {VECTOR_TABLES}: {rate:,.0f} steps/s (target "
+             f">= {VECTOR_TARGET:,}: {'met' if rate >= VECTOR_TARGET else 'NOT met'})"]
+    for peer, name, target in ((osp, "OpenSpiel's Python loop", VECTOR_OPENSPIEL),
+                               (rl, "RLCard's env", VECTOR_RLCARD)):
+        if peer is not None:
+            ratio = rate / peer.steps_per_s
+            parts.append(f"{ratio:.2f}x {name} (target >= {target}x: "
+                         f"{'met' if ratio >= target else 'NOT met'})")
+    others = [f"{rid} {row.steps_per_s:,.0f}" for rid in OUR_RULESETS[1:]
+              if (row := report.row(f"vec:{rid}")) is not None]
+    return ["; ".join(parts) + (f". Other rulesets, steps/s: {', '.join(others)}."
+                                if others else ".")]
 
 
 # ---------------------------------------------------------------------------- output
@@ -894,7 +943,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         group = [lambda rid=rid: _ours_pettingzoo(rid)]
         if rid == opts.breakdown:
             group.append(lambda rid=rid: _ours_pettingzoo(rid, wrapped=False))
-        groups.append([*group, lambda rid=rid: _ours_game(rid)])
+        groups.append([*group, lambda rid=rid: _ours_game(rid),
+                       lambda rid=rid: _ours_vector(rid)])
     broken_down = groups[OUR_RULESETS.index(opts.breakdown)]
     groups.append([lambda: _ours_pettingzoo(LIKE_PRESET)])
     douzero_mode = None

@@ -92,6 +92,8 @@ def resolved(path: Path, error: Callable[[str], Exception]) -> Path:
         raise error(LINK_LOOP) from None
     except OSError as exc:
         raise error(why(exc)) from None
+    except ValueError:  # a NUL byte, which no file name holds
+        raise error("a path cannot hold a NUL byte") from None
 
 
 def _is_integer(checker: Any, instance: object) -> bool:

@@ -301,6 +301,20 @@ class Ruleset:
         """Cards neither dealt nor in the kitty."""
         return self.deck_size - self.players * self.hand_size - self.kitty
 
+    def __reduce_ex__(self, protocol: Any) -> str | tuple[Any, ...]:
+        """A bundled ruleset pickles as its id (the process's own object on loading, so its
+        compiled tables are not built again); any other by value."""
+        if self.id in bundled_paths() and load_bundled(self.id) is self:
+            return (load_bundled, (self.id,))
+        return super().__reduce_ex__(protocol)
+
+    def __copy__(self) -> Ruleset:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Ruleset:
+        """Itself: a ruleset is frozen, and the engine's caches are keyed on its identity."""
+        return self
+
     @property
     def deck_key(self) -> int:
         """The whole deck, packed."""
@@ -537,6 +551,8 @@ def load(name_or_path: str) -> Ruleset:
     bundled id wins over a file of that name in the working directory. A path that cannot be
     resolved (a loop of symbolic links) is one line naming it, as a file that cannot be read.
     """
+    if "\0" in name_or_path:
+        raise UsageError(f"ruleset {name_or_path!r}: a name or path cannot hold a NUL byte")
     if names_a_file(name_or_path):
         path = Path(name_or_path)
         shown = str(path)

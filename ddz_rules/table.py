@@ -163,6 +163,10 @@ class PlayTable:
         self._countdown = NATIVE_AFTER
         _check_playable(ruleset, self._runs, self._index)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its ruleset: the table is compiled once per process and ruleset."""
+        return (compile_table, (self.ruleset,))
+
     def size_estimate(self, bound: int | None = None) -> int:
         """An upper bound on the readings whose cards lie within ``bound`` (packed; default the
         whole deck, so the size of the table), counted without enumerating them.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import subprocess
 import sys
 from html import unescape
@@ -27,6 +28,7 @@ from ddz_rules.docs.environments import (
     PETTINGZOO_EXAMPLE,
     SPEED,
     SPEED_README,
+    VECTOR_EXAMPLE,
     WILD_HAND,
     WILD_RANK,
     Measured,
@@ -150,7 +152,8 @@ def run_example(example: str) -> tuple[dict[str, object], str]:
 def test_the_examples_on_the_page_run(page: str) -> None:
     pytest.importorskip("pettingzoo")
     pytest.importorskip("gymnasium")
-    assert code_blocks(page, "python") == [PETTINGZOO_EXAMPLE, GYMNASIUM_EXAMPLE]
+    assert code_blocks(page, "python") == [PETTINGZOO_EXAMPLE, GYMNASIUM_EXAMPLE,
+                                           VECTOR_EXAMPLE]
     scope, printed = run_example(PETTINGZOO_EXAMPLE)
     rewards = scope["rewards"]
     assert isinstance(rewards, dict) and set(rewards) == {"seat_0", "seat_1", "seat_2"}
@@ -158,6 +161,8 @@ def test_the_examples_on_the_page_run(page: str) -> None:
     assert printed.strip() == str(rewards)
     scope, printed = run_example(GYMNASIUM_EXAMPLE)
     assert scope["done"] is True and printed.split()[0] == str(scope["reward"])
+    scope, printed = run_example(VECTOR_EXAMPLE)
+    assert scope["steps"] == 20_224 and re.fullmatch(r"[\d,]+ steps a second\n", printed)
 
 
 def test_the_page_says_where_the_speeds_are_when_it_has_none(page: str, tmp_path: Path) -> None:

@@ -94,6 +94,28 @@ print(reward, info["result"].scores)  # the learner's score for the hand, and ev
 """
 
 
+#: The VectorTables example: 256 classic tables of self-play, random legal ids, timed.
+VECTOR_EXAMPLE = """\
+import time
+
+import numpy as np
+
+from ddz_rules.env import VectorTables
+
+tables = VectorTables("classic", 256, seed=0)
+obs, (offsets, ids) = tables.reset()
+rng, start, steps = np.random.default_rng(0), time.perf_counter(), 0
+while steps < 20_000:
+    pick = offsets[:-1] + (rng.random(256) * np.diff(offsets)).astype(np.int64)
+    obs, (offsets, ids), rewards, done, info = tables.step(ids[pick])
+    steps += 256
+print(f"{steps / (time.perf_counter() - start):,.0f} steps a second")
+"""
+
+#: The history example's depth: each seat's last actions of the play.
+HISTORY_DEPTH = 4
+
+
 # --------------------------------------------------------------------------- measuring
 
 
@@ -213,6 +235,56 @@ def intro_md() -> str:
         "after the episode has ended raises `EnvError` until the next `reset`. "
         "`reset(seed=n)` seeds both the deals and the bots' choices, so the same seed and "
         "the same learner actions replay the same hand.",
+        "Once `ddz_rules.env` is imported, `gymnasium.make(\"ddz_rules/Single-v0\", "
+        "ruleset=\"laizi\", bots=\"medium\")` makes the same environment; "
+        "`gymnasium.make(\"ddz_rules.env:ddz_rules/Single-v0\")` imports the package itself. "
+        "When the hand is over, the final observation's mask (and `action_masks()`) holds "
+        "one id, `pass`'s: a masked choice taken on it, as a policy under Gymnasium's vector "
+        "autoreset takes one, still has an id to pick, and the step that resets ignores it.",
+        "## What both give a learner",
+        "- **Actions** are taken as Gymnasium's `Discrete` space takes them: a Python integer, "
+        "a NumPy integer, or a 0-d integer array (what `argmax` returns). A float, a string, "
+        "a list or a longer array is refused with `EnvError` naming its type (under `env` "
+        "and `single`, which end the game on a bad action, the refusal is what "
+        '`info["illegal"]` says).',
+        "- **Text.** `render()` draws the table from the view of the seat to act (the learner's "
+        "in `single`): each seat's count of cards, role and last action in the trick, the "
+        "auction as said, the play to beat, and that seat's own hand, never another's; "
+        '`render_mode="ansi"` returns it, `"human"` prints it, and without a render mode '
+        "it warns and returns `None`, as Gymnasium's environments do. `action_to_string(id)` "
+        "names an id (`bid 2`, `pass`, `33 (pair/1/3)`), and every agent's info carries "
+        '`"last_action"` (`"seat_1: 33 (pair/1/3)"`, `""` before the first) and '
+        '`"last_action_id"` (-1 before the first); with `legal_names=True`, the info of the '
+        'seat to act also maps each legal id to its name under `"legal"`.',
+        "- **Copies.** The environments pickle and deep-copy mid-hand, so they can go to a "
+        "subprocess vector environment or be searched from; a copy plays on exactly as the "
+        "original. A bundled ruleset travels as its id and the play table as its ruleset, so "
+        "a copy is small (about 110 KB mid-hand) and shares the process's compiled tables.",
+        "- **History.** `env(ruleset, history=k)` and `single(ruleset, history=k)` add each "
+        "seat's last k actions of the play to the observation (k from 0, the default, to "
+        "32), after every other feature: see [the observation](#the-observation).",
+        "## Many tables at once: VectorTables",
+        "`VectorTables(ruleset, n, seed=0)` holds n tables of self-play and steps them all in "
+        "one call, with arrays in and out, as learners are fed. `reset()` returns "
+        "`(obs, legal)`: `obs`, float32 of shape `(n, size)`, the observation of the seat to "
+        "act at each table (the PettingZoo environment's, `history` included), and `legal`, "
+        "the legal ids as CSR arrays `(offsets, ids)`, table i's being "
+        "`ids[offsets[i]:offsets[i + 1]]`. `step(actions)`, one id a table, returns "
+        "`(obs, legal, rewards, done, info)`: `rewards`, float32 of shape `(n, players)`, is "
+        "non-zero only in a row whose hand ended, `done` says which, and `info` holds "
+        '`"to_act"` (the seat to act now at each table, also the attribute `to_act`), '
+        '`"truncated"` and `"scores"`. A table whose hand ends is dealt its next hand at once; '
+        "`mask()` gives the dense int8 mask when one is wanted. Here 256 classic tables play "
+        "random legal ids:",
+        f"```python\n{VECTOR_EXAMPLE}```",
+        "Table i of `VectorTables(ruleset, n, seed=s)` is `env(ruleset)` reset with seed "
+        "s + i: the same deals, hand after hand, and given the same actions the same "
+        "observations, legal ids and rewards (proved on every bundled ruleset by "
+        "`tests/test_env_vector.py`). An id that is not legal at its table, or actions of "
+        "the wrong shape or type, raise `EnvError` before any table moves; n must lie "
+        "between 1 and 16,384. The tables are stepped through the referee in Python, one "
+        "after another: the arrays and their meaning are fixed, and a compiled stepper, "
+        "when one comes, will be proved equal to this one.",
     ])
 
 
@@ -472,6 +544,32 @@ def layout_md(book: Book, measured: dict[str, Measured]) -> str:
         "The features of wild cards, the partner call, the two-player finishing line, the "
         "marked and the turned card are there under every ruleset, and stay at zero where "
         "the ruleset has no such rule.",
+        history_md(book, reference, shown),
+    ])
+
+
+def history_md(book: Book, reference: Layout, shown: str) -> str:
+    """The features the ``history`` option adds, from the layout with that option."""
+    from ddz_rules.env.observation import Layout
+
+    deeper = Layout.of(book.ruleset(shown), HISTORY_DEPTH)
+    if deeper.features[:len(reference.features)] != reference.features:
+        raise ValueError("the history option moves a feature of the observation")
+    added = deeper.features[len(reference.features):]
+    rows = [[code_html(f.name), code(f"[{f.start}:{f.stop}]"), str(f.size), _text(f.meaning)]
+            for f in added]
+    return "\n\n".join([
+        "### History (an option)",
+        f"With `history=k` (`env(ruleset, history=k)`, `single(...)`, `VectorTables(...)`), "
+        f"each seat's last k actions of the play come after every feature above, which keep "
+        f"their places: for each j from 0 to k - 1 and each seat offset, a card block "
+        f"`history.<offset>.<j>` (15 {TIMES} C), then for each seat offset k flags "
+        f"`history_pass.<offset>`. Action j + 1 back of a seat is its play's cards, or an "
+        f"empty block with its pass flag set; before a seat's first action, both are empty. "
+        f"With k = {HISTORY_DEPTH} under {shown} the observation grows from "
+        f"{reference.size} to {deeper.size} numbers:",
+        wide(table(["Feature", f"Slice ({shown}, k = {HISTORY_DEPTH})", "Size", "Meaning"],
+                   rows)),
     ])
 
 

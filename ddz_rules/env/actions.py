@@ -33,6 +33,7 @@ from functools import cache, cached_property
 
 from ddz_rules import cards
 from ddz_rules.auction import new_auction
+from ddz_rules.env.render import play_text, word_text
 from ddz_rules.errors import EnvError
 from ddz_rules.game import ALONE, CALL, PASS, Action
 from ddz_rules.ruleset import CombinationType, Ruleset
@@ -54,6 +55,10 @@ class ActionSpace:
         """The ruleset's action space, built once per process (it lists every play of the
         table, about a second for the largest)."""
         return _space_of(ruleset)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its ruleset: the space is built once per process and ruleset."""
+        return (_space_of, (self.ruleset,))
 
     @cached_property
     def table(self) -> PlayTable:
@@ -114,6 +119,20 @@ class ActionSpace:
             raise EnvError(f"action id {action_id} is out of range: "
                            f"{self.ruleset.id} has ids 0 to {len(self._names) - 1}")
         return self._names[action_id]
+
+    def text(self, action_id: int) -> str:
+        """An id as a person reads it: a bid's number as ``bid 2``, any other word or call as
+        said (``pass``, ``rob``, ``call A``), a play as its cards with its reading.
+
+        >>> from ddz_rules.ruleset import load
+        >>> space = ActionSpace.of(load("classic"))
+        >>> space.text(0), space.text(space.id_of("pass")), space.text(space.first_play)
+        ('bid 1', 'pass', '3 (single/1/3)')
+        """
+        action = self.action(action_id)
+        if isinstance(action, str):
+            return word_text(action)
+        return play_text(action)
 
     def id_of(self, action: Action, wild: Sequence[int] = ()) -> int:
         """The id of a referee action (a word, a call, or a play with its reading; wild cards

@@ -26,17 +26,18 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ddz_rules import cards
 from ddz_rules.env.actions import ActionSpace
 from ddz_rules.env.observation import Encoder
+from ddz_rules.env.render import table_text
 from ddz_rules.errors import EnvError
-from ddz_rules.game import Action, Hand, deal
+from ddz_rules.game import PASS, Action, Hand, deal
 from ddz_rules.match import next_dealer
 from ddz_rules.ruleset import Ruleset, load
 from ddz_rules.scoring import Result
@@ -48,6 +49,34 @@ REWARDS = ("score", "stake")
 ILLEGAL = ("raise", "end")
 #: Seeds of a hand's deal are drawn below this, the range every record's seeds fit in.
 SEED_LIMIT = 2**63 - 1
+
+
+def as_action_id(action: Any) -> int:
+    """``action`` as an id, taking what Gymnasium's ``Discrete`` space takes: a Python
+    integer, a NumPy integer, or a 0-d NumPy integer array (what ``argmax`` returns); a bool,
+    float, string, list or array of another shape is refused with :class:`EnvError`.
+
+    >>> as_action_id(np.array(7)), as_action_id(np.int8(3))
+    (7, 3)
+    """
+    if isinstance(action, int | np.integer) and not isinstance(action, bool):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype,
+                                                                               np.integer):
+        return int(action)
+    shape = f" of shape {action.shape}" if isinstance(action, np.ndarray) else ""
+    dtype = f" {action.dtype}" if isinstance(action, np.ndarray | np.generic) else ""
+    raise EnvError(f"an action is an integer id (an int, a NumPy integer or a 0-d integer "
+                   f"array), not {type(action).__name__}{dtype}{shape}")
+
+
+def a_number(name: str, value: Any) -> float:
+    """An option that is a real number (a reward), or :class:`EnvError` naming it."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise EnvError(f"{name} must be a number, not {value!r}")
+    if not np.isfinite(value):
+        raise EnvError(f"{name} must be a finite number, not {value!r}")
+    return float(value)
 
 
 def _ruleset(ruleset: str | Ruleset) -> Ruleset:
@@ -63,14 +92,15 @@ class Game:
     """The hand an environment plays, its action ids and its observations: what the
     PettingZoo and Gymnasium environments share."""
 
-    def __init__(self, ruleset: str | Ruleset, max_redeals: int = 100) -> None:
+    def __init__(self, ruleset: str | Ruleset, max_redeals: int = 100,
+                 history: int = 0) -> None:
         self.ruleset = _ruleset(ruleset)
         if isinstance(max_redeals, bool) or not isinstance(max_redeals, int) or not (
                 0 <= max_redeals <= 10_000):
             raise EnvError(f"max_redeals must be an integer from 0 to 10000, not {max_redeals!r}")
         self.max_redeals = max_redeals
         self.actions = ActionSpace.of(self.ruleset)
-        self.encoder = Encoder(self.ruleset)
+        self.encoder = Encoder(self.ruleset, history)
         self.table = compile_table(self.ruleset)
         self.n_actions = len(self.actions)
         self.hand: Hand | None = None
@@ -79,17 +109,24 @@ class Game:
         self.dealer = 0
         self.redeals = 0
         self.truncated = False
+        #: The last action played, as (seat, id): what ``info["last_action"]`` tells.
+        self.last: tuple[int, int] | None = None
 
     def seed(self, seed: int | None) -> None:
         """Start the deals again from ``seed``, seat 0 dealing first: the same seed gives the
-        same hands whatever was played before."""
-        self.rng, _ = seeding.np_random(seed)
+        same hands whatever was played before. A seed that is not ``None`` or an integer from
+        0 is refused, changing nothing."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)
+                                 or seed < 0):
+            raise EnvError(f"Seed must be None or a non-negative integer, not {seed!r}")
+        self.rng, _ = seeding.np_random(None if seed is None else int(seed))
         self.dealer = 0
 
     def deal(self) -> None:
         """Deal a new hand (the dealer passing as ``match.rotation`` says)."""
         self.redeals = 0
         self.truncated = False
+        self.last = None
         self._deal()
 
     def _deal(self) -> None:
@@ -121,10 +158,7 @@ class Game:
 
     def step(self, action_id: Any) -> None:
         """Play the action an id names for the seat to act; refuse it changing nothing."""
-        if isinstance(action_id, np.integer):
-            action_id = int(action_id)
-        if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise EnvError(f"an action is an integer id, not {type(action_id).__name__}")
+        action_id = as_action_id(action_id)
         if self.over or self.hand is None:
             raise EnvError("the hand is over: reset before stepping again")
         action = self.legal.get(action_id)
@@ -133,23 +167,57 @@ class Game:
             shown = named if isinstance(named, str) else self.table.notation(named)
             raise EnvError(f"action {action_id} ({shown}) is not legal for seat "
                            f"{self.hand.to_act} now (masked off)")
-        self.play(action)
+        self.play(action, action_id)
 
-    def play(self, action: Action) -> None:
+    def play(self, action: Action, action_id: int | None = None) -> None:
         """Play a referee action for the seat to act (a bot's), then deal again or list the
         next seat's legal ids."""
-        assert self.hand is not None
-        self.hand.apply(action)
+        hand = self.hand
+        assert hand is not None and hand.to_act is not None
+        if action_id is None:
+            action_id = self.actions.id_of(action, hand.wild)
+        self.last = (hand.to_act, action_id)
+        hand.apply(action)
         self.advance()
+
+    def text(self, action_id: int) -> str:
+        """An id as a learner reads it: ``pass``, ``bid 2``, ``33 (pair/1/3)``."""
+        return self.actions.text(action_id)
+
+    def info(self, seat: int, legal_names: bool) -> dict[str, Any]:
+        """What ``info`` tells a seat besides the result: the last action as text and id
+        (``""`` and -1 before the first: one type each, as Gymnasium's vector environments
+        need), and where asked and the seat is to act, its legal ids by name."""
+        info: dict[str, Any] = {"last_action": "", "last_action_id": -1}
+        if self.last is not None:
+            by, action_id = self.last
+            info["last_action"] = f"seat_{by}: {self.text(action_id)}"
+            info["last_action_id"] = action_id
+        if legal_names and self.hand is not None and seat == self.hand.to_act and self.legal:
+            info["legal"] = {i: self.text(i) for i in self.legal}
+        return info
 
     def observe(self, seat: int) -> dict[str, Any]:
         """The seat's observation and action mask, from its view alone."""
         assert self.hand is not None
+        return {"observation": self.encoder.encode(self.hand.view(seat, legal=False)),
+                "action_mask": self.mask(seat)}
+
+    def mask(self, seat: int) -> Any:
+        """The seat's legal ids as int8 flags: all zeros while another seat is to act; once
+        the hand is over, pass's id alone (the terminal mask), so that a masked choice (an
+        argmax, a masked softmax) taken on a final observation still has an id to pick."""
+        assert self.hand is not None
         mask = np.zeros(self.n_actions, dtype=np.int8)
-        view = self.hand.view(seat, legal=False)
-        if self.legal and seat == self.hand.to_act:
+        if self.over:
+            mask[self.pass_id] = 1
+        elif self.legal and seat == self.hand.to_act:
             mask[list(self.legal)] = 1
-        return {"observation": self.encoder.encode(view), "action_mask": mask}
+        return mask
+
+    @property
+    def pass_id(self) -> int:
+        return self.actions.id_of(PASS)
 
     def scores(self, reward: str) -> list[float]:
         """Each seat's reward for the finished hand (zeros for a truncated episode)."""
@@ -182,17 +250,19 @@ class DdzEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, ruleset: str | Ruleset = "classic", reward: str = "score",
                  max_redeals: int = 100, illegal: str = "raise", illegal_reward: float = -1.0,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, history: int = 0,
+                 legal_names: bool = False) -> None:
         super().__init__()
         if reward not in REWARDS:
             raise EnvError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if illegal not in ILLEGAL:
             raise EnvError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
         self.illegal = illegal
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = a_number("illegal_reward", illegal_reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise EnvError(f"render_mode must be one of ansi, human or None, not {render_mode!r}")
-        self.game = Game(ruleset, max_redeals)
+        self.legal_names = bool(legal_names)
+        self.game = Game(ruleset, max_redeals, history)
         self.ruleset = self.game.ruleset
         self.reward = reward
         self.render_mode = render_mode
@@ -203,6 +273,8 @@ class DdzEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: action for a in self.possible_agents}
         self.agents: list[str] = []
         self._seeded = False
+        #: Whether a reset has dealt a hand (a step before one is refused).
+        self._dealt = False
 
     @property
     def action_ids(self) -> ActionSpace:
@@ -220,19 +292,31 @@ class DdzEnv(AECEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
+    def action_to_string(self, action_id: Any) -> str:
+        """An id as a learner reads it: ``bid 2``, ``pass``, ``33 (pair/1/3)``."""
+        return self.game.text(as_action_id(action_id))
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or not self._seeded:
-            self.game.seed(seed)
+            self.game.seed(seed)  # a bad seed is refused here, before anything changes
             self._seeded = True
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.game.deal()
+        self._dealt = True
+        self.infos: dict[str, dict[str, Any]] = {}
+        self._tell()
         self._settle_if_over()
         self.agent_selection = self._selected()
+
+    def _tell(self) -> None:
+        """Each agent's info: the last action, and the legal ids by name where asked."""
+        for agent in self.agents:
+            self.infos[agent] = self.game.info(self.agent_name_mapping[agent],
+                                               self.legal_names)
 
     def _selected(self) -> str:
         hand = self.game.hand
@@ -245,6 +329,13 @@ class DdzEnv(AECEnv):  # type: ignore[misc]
         return self.game.observe(self.agent_name_mapping[agent])
 
     def step(self, action: Any) -> None:
+        if not self._dealt:
+            raise EnvError("reset before the first step")
+        if not self.agents:  # every agent is done: as PettingZoo's wrapper does, nothing
+            if action is not None:
+                raise EnvError("the episode is over: a step now takes only None; reset to "
+                               "play again")
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -260,6 +351,7 @@ class DdzEnv(AECEnv):  # type: ignore[misc]
             self._end_illegal(agent, str(refused))
             return
         self._cumulative_rewards[agent] = 0.0
+        self._tell()
         self._settle_if_over()
         self.agent_selection = self._selected()
         self._accumulate_rewards()
@@ -273,7 +365,7 @@ class DdzEnv(AECEnv):  # type: ignore[misc]
         for other in self.agents:
             self.rewards[other] = self.illegal_reward if other == agent else 0.0
             self.terminations[other] = True
-            self.infos[other] = {"illegal": f"{agent}: {why}"}
+            self.infos[other] = {**self.infos.get(other, {}), "illegal": f"{agent}: {why}"}
         self._cumulative_rewards[agent] = 0.0
         self._accumulate_rewards()
         self._deads_step_first()
@@ -291,23 +383,28 @@ class DdzEnv(AECEnv):  # type: ignore[misc]
         hand = self.game.hand
         assert hand is not None
         for agent in self.agents:
-            self.infos[agent] = {"result": hand.result, "redeals": self.game.redeals}
+            self.infos[agent].update(result=hand.result, redeals=self.game.redeals)
 
     def render(self) -> str | None:
-        """A line for the hand as it stands: whose turn, cards left, the play to beat."""
+        """The table as text from the view of the agent selected (the seat to act), every
+        other hand shown as a count (:func:`~ddz_rules.env.render.table_text`), and the
+        scores once the hand is over: returned with ``render_mode="ansi"``, printed with
+        ``"human"``; with no render mode, Gymnasium's warning and ``None``."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render mode: give "
+                                  "render_mode='ansi' or 'human' to the environment")
+            return None
         hand = self.game.hand
-        if hand is None:
+        if hand is None or not self._dealt:
             return None
-        sizes = " ".join(str(cards.size(h)) for h in hand.hands)
-        beat = "-" if hand.to_beat is None else hand.to_beat.cards
-        line = (f"{self.ruleset.id}: {hand.phase.value}, seat {hand.to_act} to act, cards "
-                f"{sizes}, to beat {beat}")
-        if hand.result is not None:
-            line += f", scores {list(hand.result.scores)}"
+        seat = self.agent_name_mapping[self.agent_selection]
+        text = table_text(hand.view(seat, legal=False), self.ruleset)
+        if hand.result is not None and not hand.result.redeal:
+            text += f"\nscores: {list(hand.result.scores)}"
         if self.render_mode == "human":
-            print(line)
+            print(text)
             return None
-        return line
+        return text
 
     def close(self) -> None:
         pass
@@ -325,7 +422,21 @@ def env(ruleset: str | Ruleset = "classic", **kwargs: Any) -> AECEnv:
     ``TerminateIllegalWrapper`` and ``AssertOutOfBoundsWrapper`` would: every wrapper layer
     costs each attribute read a forwarding call, three layers about a third of a step."""
     kwargs.setdefault("illegal", "end")
-    return wrappers.OrderEnforcingWrapper(DdzEnv(ruleset, **kwargs))
+    return _OrderEnforcing(DdzEnv(ruleset, **kwargs))
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's wrapper, which counts a reset as done once called: here a reset that was
+    refused (a bad seed) leaves the environment as it was, not reset, so that a step or
+    ``last()`` after it is refused with the wrapper's own error rather than passing quietly."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        was_reset: bool = getattr(self, "_has_reset", False)
+        try:
+            super().reset(seed=seed, options=options)
+        except EnvError:
+            self._has_reset = was_reset
+            raise
 
 
 __all__ = ["REWARDS", "DdzEnv", "Game", "env", "raw_env"]

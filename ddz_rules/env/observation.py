@@ -25,6 +25,7 @@ from typing import Any
 
 from ddz_rules import cards
 from ddz_rules.env.actions import ActionSpace
+from ddz_rules.errors import EnvError
 from ddz_rules.game import PASS, Phase, View
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.scoring import base_of
@@ -33,6 +34,8 @@ from ddz_rules.scoring import base_of
 PHASES = (Phase.AUCTION, Phase.CALL, Phase.PLAY, Phase.SETTLED)
 #: Card sets an encoder keeps the bytes of (it forgets them all when full).
 SEEN_LIMIT = 1 << 16
+#: The most actions a seat back an observation's history may hold.
+MAX_HISTORY = 32
 #: Roles, in the order of a seat's role flags: no flag set where there is no landlord (yet).
 ROLES = ("landlord", "partner", "peasant")
 
@@ -60,6 +63,8 @@ class Layout:
     types: tuple[str, ...]
     words: tuple[str, ...]
     features: tuple[Feature, ...]
+    #: Each seat's last actions of the play the observation holds (0: none).
+    history: int = 0
 
     @property
     def size(self) -> int:
@@ -72,9 +77,15 @@ class Layout:
         raise KeyError(name)
 
     @classmethod
-    def of(cls, ruleset: Ruleset) -> Layout:
+    def of(cls, ruleset: Ruleset, history: int = 0) -> Layout:
         """The layout for ``ruleset``: the number of seats, copies per rank, combination
-        types and auction words set the sizes."""
+        types and auction words set the sizes. ``history`` (0 to :data:`MAX_HISTORY`) adds
+        each seat's last ``history`` actions of the play, at the end so that every other
+        feature keeps its place."""
+        if isinstance(history, bool) or not isinstance(history, int) or not (
+                0 <= history <= MAX_HISTORY):
+            raise EnvError(f"history must be an integer from 0 to {MAX_HISTORY}, not "
+                           f"{history!r}")
         players, copies = ruleset.players, max(ruleset.copies)
         types = tuple(c.name for c in ruleset.combinations)
         words = ActionSpace.of(ruleset).words
@@ -118,12 +129,18 @@ class Layout:
             ("undealt", 1, "cards never dealt over the deck's size"),
             ("marked_card", cards.NUM_RANKS, "the marked card's rank, where a card is marked"),
             ("turned_card", cards.NUM_RANKS, "the turned card's rank, where one is turned"),
+            *((f"history.{k}.{j}", block, f"seat offset {k}'s action {j + 1} back in the play "
+                                          "(its cards; empty for a pass or before its first)")
+              for j in range(history) for k in range(players)),
+            *((f"history_pass.{k}", history, f"1 at j where seat offset {k}'s action j + 1 back "
+                                             "in the play was a pass")
+              for k in range(players) if history),
         ]
         features, at = [], 0
         for name, size, meaning in parts:
             features.append(Feature(name, at, at + size, meaning))
             at += size
-        return cls(players, copies, types, words, tuple(features))
+        return cls(players, copies, types, words, tuple(features), history)
 
     @cached_property
     def offsets(self) -> dict[str, int]:
@@ -138,12 +155,12 @@ class Encoder:
     block kept once made) and written in one copy, every other feature is a few flags.
     """
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    def __init__(self, ruleset: Ruleset, history: int = 0) -> None:
         import numpy as np
 
         self.np = np
         self.ruleset = ruleset
-        layout = self.layout = Layout.of(ruleset)
+        layout = self.layout = Layout.of(ruleset, history)
         c = self.copies = layout.copies
         n = self.players = layout.players
         self.type_index = {t: i for i, t in enumerate(layout.types)}
@@ -175,10 +192,18 @@ class Encoder:
         self.at_called, self.at_advantage = at["called"], at["advantage"]
         self.at_undealt, self.at_marked = at["undealt"], at["marked_card"]
         self.at_turned = at["turned_card"]
+        self.history = layout.history
+        if self.history:
+            self.at_history, self.at_history_pass = at["history.0.0"], at["history_pass.0"]
         self.phase_index = {phase: i for i, phase in enumerate(PHASES)}
         self.n_words = len(layout.words)
         self.max_hand = ruleset.max_hand
         self.deck_size = ruleset.deck_size
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its ruleset (and, for the history, its layout's depth); the card
+        blocks and plays it remembers are caches, made again as needed."""
+        return (Encoder, (self.ruleset, self.layout.history))
 
     def card_bytes(self, key: int) -> bytes:
         """A card set's block, as the float32 bytes of its thermometer flags."""
@@ -282,7 +307,28 @@ class Encoder:
             out[self.at_marked + view.marked_card[1]] = 1.0
         if view.turned_card is not None:
             out[self.at_turned + view.turned_card] = 1.0
+        if self.history:
+            self._encode_history(view, out)
         return out
+
+    def _encode_history(self, view: View, out: Any) -> None:
+        """Each seat's last :attr:`history` actions of the play, most recent first."""
+        n, depth, rel = self.players, self.history, self.rel[view.seat]
+        back = [0] * n
+        width = self.block_bytes // 4
+        for seat, play in reversed(view.plays):
+            j, k = back[seat], rel[seat]
+            if j == depth:
+                continue
+            back[seat] = j + 1
+            if play is None:
+                out[self.at_history_pass + depth * k + j] = 1.0
+            else:
+                at = self.at_history + width * (n * j + k)
+                out[at:at + width] = self.np.frombuffer(self.card_bytes(play.key),
+                                                        dtype=self.np.float32)
+            if sum(back) == depth * n:
+                break
 
 
 def _base(ruleset: Ruleset, view: View) -> int:
@@ -306,4 +352,4 @@ def _triples(copies: int) -> list[bytes]:
             for chunk in range(1 << 15)]
 
 
-__all__ = ["PASS", "PHASES", "ROLES", "Encoder", "Feature", "Layout"]
+__all__ = ["MAX_HISTORY", "PASS", "PHASES", "ROLES", "Encoder", "Feature", "Layout"]

@@ -22,10 +22,10 @@ import random
 from typing import Any
 
 import gymnasium
-import numpy as np
 
 from ddz_rules.bots import make_bot
-from ddz_rules.env.aec import REWARDS, Game
+from ddz_rules.env.aec import REWARDS, Game, a_number, as_action_id
+from ddz_rules.env.render import table_text
 from ddz_rules.errors import EnvError
 from ddz_rules.ruleset import Ruleset
 
@@ -42,16 +42,18 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def __init__(self, ruleset: str | Ruleset = "classic", seat: int = 0, bots: str = "random",
                  reward: str = "score", max_redeals: int = 100, illegal: str = "end",
-                 illegal_reward: float = -1.0, render_mode: str | None = None) -> None:
+                 illegal_reward: float = -1.0, render_mode: str | None = None,
+                 history: int = 0, legal_names: bool = False) -> None:
         if illegal not in ILLEGAL:
             raise EnvError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
         self.illegal = illegal
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = a_number("illegal_reward", illegal_reward)
+        self.legal_names = bool(legal_names)
         if reward not in REWARDS:
             raise EnvError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if render_mode is not None and render_mode != "ansi":
             raise EnvError(f"render_mode must be ansi or None, not {render_mode!r}")
-        self.game = Game(ruleset, max_redeals)
+        self.game = Game(ruleset, max_redeals, history)
         self.ruleset = self.game.ruleset
         players = self.ruleset.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
@@ -69,9 +71,10 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        if seed is not None or not hasattr(self, "_seeded"):
+            self.game.seed(seed)  # a bad seed is refused here, before anything changes
         super().reset(seed=seed)
         if seed is not None or not hasattr(self, "_seeded"):
-            self.game.seed(seed)
             self.bot_rng = random.Random(int(self.game.rng.integers(2**63 - 1)))
             self._seeded = True
         for _ in range(MAX_DEALS):
@@ -121,20 +124,43 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], Any]):
     def _info(self) -> dict[str, Any]:
         hand = self.game.hand
         assert hand is not None
-        mask = np.zeros(self.game.n_actions, dtype=np.int8)
-        mask[list(self.game.legal)] = 1
-        return {"action_mask": mask, "result": hand.result, "redeals": self.game.redeals}
+        return {"action_mask": self.game.mask(self.seat), "result": hand.result,
+                "redeals": self.game.redeals, **self.game.info(self.seat, self.legal_names)}
 
     def render(self) -> str | None:
+        """The table as text from the learner's view (:func:`~ddz_rules.env.render.table_text`),
+        with the scores once the hand is over; with no render mode, Gymnasium's warning and
+        ``None``."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render mode: give "
+                                  "render_mode='ansi' to the environment")
+            return None
         hand = self.game.hand
         if hand is None:
             return None
-        return (f"{self.ruleset.id}: {hand.phase.value}, seat {hand.to_act} to act, "
-                f"learner seat {self.seat}")
+        text = table_text(hand.view(self.seat, legal=False), self.ruleset)
+        if hand.result is not None and not hand.result.redeal:
+            text += f"\nscores: {list(hand.result.scores)}"
+        return text
+
+    def action_to_string(self, action_id: Any) -> str:
+        """An id as a learner reads it: ``bid 2``, ``pass``, ``33 (pair/1/3)``."""
+        return self.game.text(as_action_id(action_id))
 
     def action_masks(self) -> Any:
-        """The legal ids as a boolean array (the convention of maskable-action learners)."""
-        return self._info()["action_mask"].astype(bool)
+        """The legal ids as a boolean array (the convention of maskable-action learners);
+        after the end, pass's id alone, as in the observation."""
+        return self.game.mask(self.seat).astype(bool)
+
+
+#: The single env's id for ``gymnasium.make`` (its keywords are :class:`SingleSeatEnv`'s).
+SINGLE_ID = "ddz_rules/Single-v0"
+
+
+def register_single() -> None:
+    """Register :class:`SingleSeatEnv` with Gymnasium as :data:`SINGLE_ID` (once)."""
+    if SINGLE_ID not in gymnasium.registry:
+        gymnasium.register(id=SINGLE_ID, entry_point="ddz_rules.env.single:SingleSeatEnv")
 
 
 def single(ruleset: str | Ruleset = "classic", **kwargs: Any) -> SingleSeatEnv:
@@ -142,4 +168,4 @@ def single(ruleset: str | Ruleset = "classic", **kwargs: Any) -> SingleSeatEnv:
     return SingleSeatEnv(ruleset, **kwargs)
 
 
-__all__ = ["SingleSeatEnv", "single"]
+__all__ = ["SINGLE_ID", "SingleSeatEnv", "register_single", "single"]
