@@ -28,7 +28,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ddz_rules import __version__, cards, duties
 from ddz_rules.errors import CardError, DdzError, IllegalPlayError, UsageError
@@ -50,6 +50,9 @@ from ddz_rules.table import (
     table_order,
 )
 from ddz_rules.wilds import wild_ranks_of
+
+if TYPE_CHECKING:
+    from ddz_rules.play.web.server import Tables
 
 #: What every command that writes files promises, in its --help (and the README's records).
 NEVER_OVERWRITTEN = ("a file already there is never overwritten: one holding the same is "
@@ -895,6 +898,7 @@ def _serve(args: argparse.Namespace) -> int:
         default_games_dir,
         require_web,
         serve,
+        tables_lines,
         url_of,
     )
     from ddz_rules.play.session import check_level, check_players
@@ -926,8 +930,8 @@ def _serve(args: argparse.Namespace) -> int:
     lines += [f"watch: {url}/game/{game.id}", f"lobby: {url}/",
               f"games: {games} (ddz replay checks each record; Ctrl+C stops the server)"]
 
-    def announce() -> None:
-        print("\n".join(lines), flush=True)
+    def announce(tables: Tables) -> None:
+        print("\n".join([*lines, *tables_lines(tables, url, game.id)]), flush=True)
 
     serve(games, host, port, announce)
     _emit(args, {"served": url, "game": game.id, "games": str(games)},

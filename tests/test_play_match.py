@@ -428,6 +428,10 @@ def test_ddz_play_serve_prints_the_links_and_plays_a_game_over_its_websocket(
                 state = json.loads(ws.recv(timeout=60))["state"]
             ws.send(json.dumps({"type": "act", "action": "bogus"}))
             assert json.loads(ws.recv(timeout=60))["type"] == "refused"
+            # far over the 4 KB a message may be: refused on the page, the socket kept open
+            ws.send("x" * 200_000)
+            big = json.loads(ws.recv(timeout=60))
+            assert big["type"] == "refused" and "at most 4096 bytes" in big["reason"]
             word = state["words"][0]
             ws.send(json.dumps({"type": "act", "action": word}))
             after = json.loads(ws.recv(timeout=60))["state"]

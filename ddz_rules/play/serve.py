@@ -13,17 +13,22 @@ import signal
 import socket
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ddz_rules.errors import Named, UsageError
+
+if TYPE_CHECKING:
+    from ddz_rules.play.web.server import Tables
 
 #: Where the game is served unless ``--host`` and ``--port`` say otherwise: loopback only.
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 #: The environment variable naming the games folder where ``--games`` is not given.
 GAMES_ENV = "DDZ_GAMES_DIR"
-#: The largest websocket frame uvicorn takes (a page's message is at most 4 KB; the server
-#: refuses anything over that, and uvicorn drops what is far over it).
-WS_MAX_SIZE = 65_536
+#: The largest websocket message uvicorn takes: a page's message is at most 4 KB, and the
+#: server refuses anything over that on the page, the socket kept open, up to this bound; past
+#: it uvicorn closes the socket (1009), so that no client makes the server read without end.
+WS_MAX_SIZE = 1 << 20
 
 
 def require_web() -> None:
@@ -79,9 +84,9 @@ def url_of(host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
-def serve(games_dir: Path, host: str, port: int, announce: Callable[[], None]) -> None:
+def serve(games_dir: Path, host: str, port: int, announce: Callable[[Tables], None]) -> None:
     """Serve the tables of ``games_dir`` on ``host:port`` until Ctrl+C or SIGTERM;
-    ``announce`` runs once the server starts."""
+    ``announce`` is given the server's tables once it starts."""
     import uvicorn
 
     from ddz_rules.play.web.server import create_app
@@ -105,3 +110,12 @@ def serve(games_dir: Path, host: str, port: int, announce: Callable[[], None]) -
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def tables_lines(tables: Tables, url: str, new_id: str) -> list[str]:
+    """What a starting server says of the games it found in its folder: each table resumed
+    with its watch link, and each damaged game with why (its files are left untouched)."""
+    lines = [f"resumed: {url}/game/{game_id}" for game_id in sorted(tables.tables)
+             if game_id != new_id]
+    lines += [f"not resumed: {game_id}: {why}" for game_id, why in sorted(tables.damaged.items())]
+    return lines

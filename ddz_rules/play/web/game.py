@@ -184,7 +184,8 @@ class WebGame:
         check_seats(ruleset, seats)
         hashes: dict[int, str] = {}
         for key, value in meta["tokens"].items():
-            if not (key.isdigit() and int(key) < len(seats) and seats[int(key)] == HUMAN
+            if not (key.isascii() and key.isdigit() and int(key) < len(seats)
+                    and seats[int(key)] == HUMAN
                     and isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value)):
                 raise error(f"field tokens.{key[:10]}: not a human seat's token hash")
             hashes[int(key)] = value
@@ -195,6 +196,10 @@ class WebGame:
         game.number = meta["number"]
         where = str(game.record_path())
         record = read_record(where)
+        named = record.get("ruleset")
+        if named != meta["ruleset"]:
+            raise UsageError(f"{where}: the record is of ruleset {str(named)[:60]!r}, but "
+                             f"game.json names {meta['ruleset'][:60]!r}: the files disagree")
         if game.is_match:
             game._resume_match(record, where)
         else:
@@ -541,18 +546,24 @@ def check_seats(ruleset: Ruleset, seats: list[Any]) -> None:
                              f"({', '.join(LEVELS)})")
 
 
-def resume_all(games_dir: Path) -> tuple[dict[str, WebGame], list[str]]:
-    """Every game saved under ``games_dir``, and a line for each folder that could not be
-    resumed."""
+def resume_all(games_dir: Path) -> tuple[dict[str, WebGame], dict[str, str]]:
+    """Every game saved under ``games_dir``, and for each game folder that could not be
+    resumed, by its id, why (its files are left as they are)."""
     games: dict[str, WebGame] = {}
-    faults: list[str] = []
+    damaged: dict[str, str] = {}
     if not games_dir.is_dir():
-        return games, faults
+        return games, damaged
     for folder in sorted(games_dir.iterdir()):
-        if not folder.is_dir() or not ID_PATTERN.match(folder.name):
+        if not ID_PATTERN.match(folder.name):
+            continue
+        if not folder.is_dir() or folder.is_symlink():
+            damaged[folder.name] = f"{folder}: not a folder of its own"
             continue
         try:
             games[folder.name] = WebGame.load(folder)
         except DdzError as exc:
-            faults.append(str(exc))
-    return games, faults
+            damaged[folder.name] = str(exc)
+        except (OSError, ValueError, LookupError, TypeError) as exc:
+            # a file that passed every check but still does not make a game: named, not raised
+            damaged[folder.name] = f"{folder}: cannot be resumed ({type(exc).__name__}: {exc})"
+    return games, damaged

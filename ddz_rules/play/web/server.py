@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import time
 from collections import deque
@@ -24,10 +25,11 @@ from collections.abc import AsyncIterator, Callable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from anyio import to_thread
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -49,6 +51,55 @@ MAX_SOCKETS = 16
 CLOSE_FORGED = 4403
 CLOSE_UNKNOWN = 4404
 CLOSE_FULL = 4429
+#: How deep a page's JSON may nest (a real message nests two levels).
+MAX_DEPTH = 16
+#: What a request that changes a table must declare its body to be.
+JSON_TYPE = "application/json"
+
+
+def parse_message(raw: str | bytes) -> Any:
+    """A page's message or request body as JSON, or :class:`ValueError` in one line: not
+    UTF-8, not JSON, or nested deeper than :data:`MAX_DEPTH` (counted before parsing, so no
+    depth reaches Python's recursion limit).
+
+    >>> parse_message('{"type": "hint"}')
+    {'type': 'hint'}
+    >>> parse_message("[" * 17 + "]" * 17)
+    Traceback (most recent call last):
+    ValueError: nested deeper than 16 levels
+    """
+    text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+        elif char in "]}":
+            depth -= 1
+    return json.loads(text)
+
+
+def cross_site(request: Request | WebSocket) -> str | None:
+    """Why a request that would change or drive a table comes from a page of another site
+    (its ``Origin`` is not this server's host), or None. A request with no ``Origin`` (a
+    script, curl) is not a page's and passes."""
+    origin = request.headers.get("origin")
+    if origin is None:
+        return None
+    host = request.headers.get("host", "")
+    if urlsplit(origin).netloc != host:
+        return f"a page of {origin[:60]!r} may not drive a table of {host[:60]!r}"
+    return None
 
 
 @dataclass(eq=False)
@@ -72,16 +123,63 @@ class Table:
 
 
 class Tables:
-    """Every table the server holds, by id."""
+    """The tables the server holds in memory, by id: at most ``max_games``. Past that, the
+    table unused longest that no page has open and no bot is moving is put away (it stays
+    saved in its folder) to make room, and is loaded again when its link is next followed;
+    so the cap bounds memory, never the games a folder may keep."""
 
     def __init__(self, games_dir: Path | None, max_games: int) -> None:
         self.games_dir = games_dir
         self.max_games = max_games
         self.tables: dict[str, Table] = {}
+        #: Saved games that could not be resumed, by id: why (named at start, and to anyone
+        #: who follows their link; their folders are left as they are).
+        self.damaged: dict[str, str] = {}
+        #: When each table was last found or made (a counter: the order is all that counts).
+        self.used: dict[str, int] = {}
+        self._ticks = 0
 
     def add(self, game: WebGame) -> Table:
         table = Table(game)
         self.tables[game.id] = table
+        self._touch(game.id)
+        return table
+
+    def _touch(self, game_id: str) -> None:
+        self._ticks += 1
+        self.used[game_id] = self._ticks
+
+    def make_room(self) -> bool:
+        """Whether one more table fits, putting away the idle table unused longest if none
+        does (a saved one only: an unsaved table would be lost)."""
+        if len(self.tables) < self.max_games:
+            return True
+        idle = [game_id for game_id, table in self.tables.items()
+                if not table.connections and (table.bots is None or table.bots.done())
+                and table.game.folder is not None]
+        if not idle:
+            return False
+        oldest = min(idle, key=lambda game_id: self.used.get(game_id, 0))
+        del self.tables[oldest]
+        self.used.pop(oldest, None)
+        return True
+
+    def find(self, game_id: str) -> Table | None:
+        """The table of ``game_id``: held, or loaded again from its folder where it was put
+        away (None where there is none, or no room, or it is damaged: :attr:`damaged`)."""
+        if not ID_PATTERN.match(game_id):
+            return None
+        table = self.tables.get(game_id)
+        if table is None and self.games_dir is not None and game_id not in self.damaged:
+            folder = self.games_dir / game_id
+            if folder.is_dir() and not folder.is_symlink() and self.make_room():
+                try:
+                    table = self.add(WebGame.load(folder))
+                except DdzError as exc:
+                    self.damaged[game_id] = str(exc)
+                    return None
+        if table is not None:
+            self._touch(game_id)
         return table
 
 
@@ -91,7 +189,7 @@ def _query_seat(request: Request | WebSocket) -> tuple[int | None, str | None, s
     token = request.query_params.get("token")
     if seat_text is None:
         return None, token, None if token is None else "a token needs its seat (seat=N)"
-    if not seat_text.isdigit() or len(seat_text) > 2:
+    if not (seat_text.isascii() and seat_text.isdigit()) or len(seat_text) > 2:
         return None, token, f"seat {seat_text[:10]!r} is not a seat number"
     return int(seat_text), token, None
 
@@ -102,7 +200,7 @@ class TableServer:
     bots that move in the background."""
 
     def __init__(self, registry: Tables, max_sockets: int, clock: Callable[[], float],
-                 announce: Callable[[], None] | None) -> None:
+                 announce: Callable[[Tables], None] | None) -> None:
         self.registry = registry
         self.max_sockets = max_sockets
         self.clock = clock
@@ -154,16 +252,27 @@ class TableServer:
         return JSONResponse(listed)
 
     async def new_game(self, request: Request) -> Response:
+        foreign = cross_site(request)
+        if foreign:
+            return self.error(403, foreign)
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != JSON_TYPE:
+            return self.error(415, f"a new game is asked for with a JSON body ({JSON_TYPE}), "
+                              f"not {kind[:40] or 'no content type'}")
         body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_MESSAGE:
-                return self.error(400, f"the request is over {MAX_MESSAGE} bytes")
         try:
-            data = json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            return self.error(400, 'not JSON: expected {"ruleset": ID, "seats": [...], '
-                         '"match": false}')
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_MESSAGE:
+                    return self.error(400, f"the request is over {MAX_MESSAGE} bytes")
+        except ClientDisconnect:  # the client went away mid-body: nobody to answer
+            return self.error(400, "the request's body was cut off")
+        try:
+            data = parse_message(body)
+        except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+            depth = str(exc) if "nested" in str(exc) else "not JSON"
+            return self.error(400, f'{depth}: expected {{"ruleset": ID, "seats": [...], '
+                              '"match": false}')
         if not isinstance(data, dict):
             return self.error(400, "expected a JSON object")
         extra = set(data) - {"ruleset", "seats", "match", "seed"}
@@ -181,8 +290,9 @@ class TableServer:
             return self.error(400, "match: expected true or false")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             return self.error(400, "seed: expected an integer")
-        if len(self.registry.tables) >= self.registry.max_games:
-            return self.error(503, f"this server holds {self.registry.max_games} games already")
+        if not self.registry.make_room():
+            return self.error(503, f"this server holds {self.registry.max_games} games in "
+                              "play already, each open on a page or moving")
         ruleset = load_bundled(ruleset_id)
         try:
             game, tokens = await to_thread.run_sync(
@@ -196,18 +306,26 @@ class TableServer:
                                        for s, t in tokens.items()}}, status_code=201)
 
     def find(self, game_id: str) -> Table | None:
-        return self.registry.tables.get(game_id) if ID_PATTERN.match(game_id) else None
+        return self.registry.find(game_id)
+
+    def missing(self, game_id: str) -> str:
+        """Why a game id finds no table: the reason its saved game could not be resumed,
+        or that there is no such game."""
+        damaged = self.registry.damaged.get(game_id) if ID_PATTERN.match(game_id) else None
+        return f"this game could not be resumed: {damaged}" if damaged else "no such game"
 
     async def table_page(self, request: Request) -> Response:
-        if self.find(request.path_params["id"]) is None:
-            return HTMLResponse("<!doctype html><title>ddz play</title><p>no such game</p>",
+        game_id = request.path_params["id"]
+        if self.find(game_id) is None:
+            shown = html.escape(self.missing(game_id))
+            return HTMLResponse(f"<!doctype html><title>ddz play</title><p>{shown}</p>",
                                 status_code=404)
         return await self.page("table.html", "the table page is missing")
 
     async def state(self, request: Request) -> Response:
         table = self.find(request.path_params["id"])
         if table is None:
-            return self.error(404, "no such game")
+            return self.error(404, self.missing(request.path_params["id"]))
         seat, token, fault = _query_seat(request)
         if fault:
             return self.error(400, fault)
@@ -217,9 +335,15 @@ class TableServer:
 
     async def socket(self, websocket: WebSocket) -> None:
         await websocket.accept()
+        foreign = cross_site(websocket)
+        if foreign:
+            await websocket.send_json(refused(foreign).message)
+            await websocket.close(CLOSE_FORGED)
+            return
         table = self.find(websocket.path_params["id"])
         if table is None:
-            await websocket.send_json(refused("no such game").message)
+            await websocket.send_json(refused(self.missing(websocket.path_params["id"]))
+                                      .message)
             await websocket.close(CLOSE_UNKNOWN)
             return
         seat, token, fault = _query_seat(websocket)
@@ -271,16 +395,17 @@ class TableServer:
             return refused(f"more than {RATE} messages a second: slow down")
         conn.times.append(now)
         try:
-            data = json.loads(raw)
-        except (UnicodeDecodeError, ValueError):
-            return refused('not JSON: expected {"type": "act" | "hint" | "next", ...}')
+            data = parse_message(raw)
+        except ValueError as exc:
+            depth = str(exc) if "nested" in str(exc) else "not JSON"
+            return refused(f'{depth}: expected {{"type": "act" | "hint" | "next", ...}}')
         return await to_thread.run_sync(table.game.act, conn.seat,
                                         conn.socket.query_params.get("token"), data)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         if self.announce is not None:
-            self.announce()
+            self.announce(self.registry)
         yield
         for task in list(self.tasks):
             task.cancel()
@@ -300,15 +425,25 @@ class TableServer:
         return app
 
 
+def _last_saved(game: WebGame) -> float:
+    try:
+        return game.record_path().stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
                max_sockets: int = MAX_SOCKETS, clock: Callable[[], float] = time.monotonic,
-               announce: Callable[[], None] | None = None,
+               announce: Callable[[Tables], None] | None = None,
                tables: Tables | None = None) -> Starlette:
     """The app serving the tables saved under ``games_dir`` (resumed at once; None: tables
-    are not saved). ``clock`` times the rate limit; ``announce`` runs once it serves."""
+    are not saved). ``clock`` times the rate limit; ``announce`` is given the tables once it
+    serves (those resumed, and the damaged ones with why)."""
     registry = tables or Tables(games_dir, max_games)
     if tables is None and games_dir is not None:
-        resumed, _ = resume_all(games_dir)
-        for game in resumed.values():
+        resumed, damaged = resume_all(games_dir)
+        # the games played last are held; the others wait in their folders for their links
+        for game in sorted(resumed.values(), key=_last_saved, reverse=True)[:max_games]:
             registry.add(game)
+        registry.damaged = damaged
     return TableServer(registry, max_sockets, clock, announce).app()
