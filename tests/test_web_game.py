@@ -194,6 +194,10 @@ def test_a_wild_play_that_reads_several_ways_asks_for_its_reading(tmp_path: Path
                 assert reply.kind == "readings"
                 options = reply.message["options"]  # type: ignore[index]
                 assert len(options) > 1
+                # offered in words, each distinct: "soft bomb of 3s", "three 3s and a 5"
+                texts = [o["text"] for o in options]
+                assert len(set(texts)) == len(texts)
+                assert all("/" not in t and "_" not in t and "@" not in t for t in texts)
                 done = game.act(seat, tokens[seat], {"type": "act", "play": play.cards,
                                                      "reading": options[0]["notation"]})
                 assert done.changed

@@ -65,6 +65,7 @@ from ddz_rules.records import (
 from ddz_rules.ruleset import Ruleset, load
 from ddz_rules.scoring import Result, bomb_payment, paid_when_played
 from ddz_rules.table import Play, beats_reason, split_reading
+from ddz_rules.words import play_words, rank_word, word_words
 
 #: The longest text the prompt takes (a play is at most 20 cards and a reading).
 MAX_INPUT = 200
@@ -334,6 +335,9 @@ class Session:
         self.autoplay = autoplay
         self._bots: dict[str, Bot] = {}
         self._ruleset_name: str | None = None
+        #: Whether lines name plays and words as people say them (``pair of 10s``, ``bid 2``:
+        #: the browser table) rather than in the engine's notation (``TT (pair/1/T)``).
+        self.spoken = False
         #: Called after every action in place of writing the hand record, where the hand is
         #: one deal of a match (:class:`~ddz_rules.play.match_session.MatchSession` saves it).
         self.on_change: Callable[[], None] | None = None
@@ -601,6 +605,10 @@ class Session:
         wild = (view or self.view).wild
         notation = self.hand.table.notation(play, wild)
         note = stand_ins(self.ruleset, play, wild)
+        if self.spoken:
+            cards_shown = " ".join(rank_word(r) for r in cards.ranks_of(play.key))
+            return f"{play_words(self.ruleset, play)} ({note or cards_shown})" if note else (
+                play_words(self.ruleset, play))
         return f"{notation} ({note or play.reading.short()})"
 
     def bot_choice(self) -> Action:
@@ -643,7 +651,8 @@ class Session:
               at: int | None) -> str:
         """One line for an action: ``at`` is its index in ``view.plays`` (play phase)."""
         if phase is Phase.AUCTION:  # nobody has a role before the auction ends
-            return f"{seat_label(seat, self.seat)} says {action}"
+            said = word_words(action) if self.spoken and isinstance(action, str) else action
+            return f"{seat_label(seat, self.seat)} says {said}"
         who = seat_label(seat, self.seat, role_of(view, seat, at))
         if phase is Phase.CALL:
             if action == ALONE:

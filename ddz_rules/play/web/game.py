@@ -55,6 +55,7 @@ from ddz_rules.records import (
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.scoring import said_factor
 from ddz_rules.table import Play
+from ddz_rules.words import play_words, word_words
 
 HUMAN = "human"
 #: The level whose choice the hint gives.
@@ -297,6 +298,7 @@ class WebGame:
         """The seat's session over the table's hand: its refusals, readings, hint and lines."""
         session = Session(self.hand, seat, "standard", HINT_LEVEL)
         session.on_change = self._changed
+        session.spoken = True
         return session
 
     def _changed(self) -> None:
@@ -380,7 +382,7 @@ class WebGame:
             return Reply("readings", {
                 "type": "readings", "cards": cards.key_text(outcome.choices[0].key),
                 "options": [{"notation": self.hand.table.notation(p, wild),
-                             "text": p.reading.short()} for p in outcome.choices]})
+                             "text": play_words(self.ruleset, p)} for p in outcome.choices]})
         if not outcome.ok:
             return refused(outcome.message.removeprefix("refused: "))
         return Reply("done")
@@ -388,8 +390,9 @@ class WebGame:
     def _hint(self, seat: int) -> Reply:
         hint = self.session(seat).hint(HINT_LEVEL)
         said = hint.reading in ("auction word", "pass") or not isinstance(hint.action, Play)
-        text = (f"the {hint.level} bot would say {hint.text}" if said
-                else f"the {hint.level} bot would play {hint.text} ({hint.reading})")
+        text = (f"the {hint.level} bot would say {word_words(hint.text)}" if said
+                else f"the {hint.level} bot would play "
+                     f"{play_words(self.ruleset, hint.action)}")  # type: ignore[arg-type]
         return Reply("hint", {"type": "hint", "action": hint.text, "text": text})
 
     def _next(self) -> Reply:
@@ -460,18 +463,21 @@ class WebGame:
         session = self.session(seat) if seat is not None else _Watcher(self)
         current, _ = tricks(view)
         last = {e.seat: (None if e.play is None else e.play.cards) for e in current}
+        said = {e.seat: ("pass" if e.play is None else play_words(ruleset, e.play))
+                for e in current}
         your_turn = seat is not None and view.to_act == seat
         counter = unseen(ruleset, view)
         seats = [{"seat": s,
                   "who": "you" if s == seat else "person" if who == HUMAN else who,
                   "role": role_of(view, s), "cards_left": view.hand_sizes[s],
                   "last": ("pass" if last[s] is None else last[s]) if s in last else None,
+                  "last_said": said.get(s),
                   "to_act": view.to_act == s}
                  for s, who in enumerate(self.seats)]
         result = None
         if hand.result is not None:
             lines = (session.result_lines() if seat is not None
-                     else Session(hand, 0, autoplay=True).result_lines())
+                     else _spoken(Session(hand, 0, autoplay=True)).result_lines())
             result = {"lines": lines, "scores": list(hand.result.scores),
                       "hands": [cards.key_text(h) for h in hand.hands]}
         match = None
@@ -485,8 +491,10 @@ class WebGame:
             "seat": seat, "seats": seats, "phase": view.phase.value, "to_act": view.to_act,
             "your_turn": your_turn, "hand": list(cards.key_text(view.hand)),
             "words": self.words(seat) if seat is not None else [],
+            "word_labels": [word_words(w) for w in self.words(seat)] if seat is not None else [],
             "can_play": your_turn and view.phase is Phase.PLAY,
-            "trick": [{"seat": e.seat, "cards": None if e.play is None else e.play.cards}
+            "trick": [{"seat": e.seat, "cards": None if e.play is None else e.play.cards,
+                       "said": "pass" if e.play is None else play_words(ruleset, e.play)}
                       for e in current],
             "kitty": None if view.kitty is None else cards.key_text(view.kitty),
             "multiplier": self._multiplier(view),
@@ -522,6 +530,11 @@ class WebGame:
         return f"seat {view.to_act} ({'person' if who == HUMAN else who}) to act"
 
 
+def _spoken(session: Session) -> Session:
+    session.spoken = True
+    return session
+
+
 class _Watcher(Session):
     """The lines of a hand as someone watching sees them: from the public view, no "you"."""
 
@@ -529,6 +542,7 @@ class _Watcher(Session):
         super().__init__(game.hand, 0, "standard", HINT_LEVEL, autoplay=True)
         self._game = game
         self.seat = -1
+        self.spoken = True
 
     @property
     def view(self) -> View:

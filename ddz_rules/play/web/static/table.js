@@ -177,6 +177,12 @@ function renderSeats(s) {
       last.textContent = "last: " + seat.last;
     } else {
       last.append("last: ", cardRow(ranksOf(seat.last), true));
+      if (seat.last_said) {
+        const said = document.createElement("span");
+        said.className = "said";
+        said.textContent = " " + seat.last_said;
+        last.appendChild(said);
+      }
     }
     el.appendChild(last);
     box.appendChild(el);
@@ -202,6 +208,12 @@ function renderTrick(s) {
       play.setAttribute("aria-label", "seat " + entry.seat + ": pass");
     } else {
       play.appendChild(cardRow(ranksOf(entry.cards), false));
+      if (entry.said) {
+        const said = document.createElement("figcaption");
+        said.className = "said";
+        said.textContent = entry.said;
+        play.appendChild(said);
+      }
       play.setAttribute("aria-label", "seat " + entry.seat + ": " + ranksOf(entry.cards).map(cardName).join(" "));
     }
     trick.appendChild(play);
@@ -254,15 +266,17 @@ function renderControls(s) {
   $("hint").disabled = !s.your_turn;
   const words = $("words");
   words.replaceChildren();
-  for (const word of s.words || []) {
+  const labels = s.word_labels || [];
+  (s.words || []).forEach((word, i) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "word";
-    button.textContent = word;
+    button.textContent = labels[i] || word;
+    button.dataset.word = word;
     if (hinted && hinted.word === word) button.classList.add("hinted");
     button.addEventListener("click", () => send({type: "act", action: word}, true));
     words.appendChild(button);
-  }
+  });
   $("next").hidden = !s.can_next;
   if (!s.your_turn) {
     $("hint-line").textContent = "";
@@ -347,7 +361,7 @@ function onHint(message) {
   if (words.includes(action) || /^[a-z]/.test(action)) {
     hinted.word = action;
     for (const button of $("words").querySelectorAll("button")) {
-      button.classList.toggle("hinted", button.textContent === action);
+      button.classList.toggle("hinted", button.dataset.word === action);
     }
     return;
   }
