@@ -825,8 +825,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     aids = aids_of(args.aids) if args.aids is not None else AIDS
     if not args.serve and (args.host is not None or args.port is not None
-                           or args.games is not None):
-        raise UsageError("--host, --port and --games go with --serve")
+                           or args.games is not None or args.pace is not None):
+        raise UsageError("--host, --port, --games and --pace go with --serve")
     if args.serve and args.autoplay:
         raise UsageError("--serve and --autoplay: choose one (--autoplay plays the game out "
                          "with no screen)")
@@ -892,8 +892,10 @@ def _serve(args: argparse.Namespace) -> int:
     links printed, and every table of the games folder served to browsers."""
     from ddz_rules.play.serve import (
         DEFAULT_HOST,
+        DEFAULT_PACE,
         DEFAULT_PORT,
         check_address,
+        check_pace,
         check_port,
         default_games_dir,
         require_web,
@@ -921,6 +923,8 @@ def _serve(args: argparse.Namespace) -> int:
     host = DEFAULT_HOST if args.host is None else args.host
     port = DEFAULT_PORT if args.port is None else args.port
     check_port(port)
+    pace = DEFAULT_PACE if args.pace is None else args.pace
+    check_pace(pace)
     check_address(host, port)
     games = Path(args.games) if args.games is not None else default_games_dir()
     seats = [HUMAN if s == seat else bots for s in range(ruleset.players)]
@@ -933,7 +937,7 @@ def _serve(args: argparse.Namespace) -> int:
     def announce(tables: Tables) -> None:
         print("\n".join([*lines, *tables_lines(tables, url, game.id)]), flush=True)
 
-    serve(games, host, port, announce)
+    serve(games, host, port, announce, pace)
     _emit(args, {"served": url, "game": game.id, "games": str(games)},
           lambda: f"ddz play: stopped serving on {url}; the games are kept in {games}")
     return 0
@@ -1275,6 +1279,8 @@ def _play_command(add: Add) -> None:
                    "on (default 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, metavar="P", help="with --serve: the port to listen on, "
                    "1 to 65535 (default 8000)")
+    p.add_argument("--pace", type=float, metavar="S", help="with --serve: seconds between two "
+                   "moves of the bots, so that each is seen (default 0.7; 0: at once)")
     p.epilog = ("Exit codes: 0 the hand or match was played, or left with its progress saved, "
                 "or the server was stopped (nothing typed during the game ends it with an "
                 "error: a refused action gets its reason on screen and the game goes on); "

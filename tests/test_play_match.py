@@ -253,9 +253,12 @@ def test_ddz_play_resume_continues_a_match_saved_mid_hand_to_a_valid_record(
     (["--match", "--bots", "genius"], "--bots 'genius': unknown bot level"),
     (["--match", "--seat", "3"], "--seat 3: classic has seats 0 to 2"),
     (["--match", "--save", "x.json", "--no-save"], "--save and --no-save: choose one"),
-    (["--port", "8000"], "--host, --port and --games go with --serve"),
-    (["--host", "localhost"], "--host, --port and --games go with --serve"),
-    (["--games", "g"], "--host, --port and --games go with --serve"),
+    (["--port", "8000"], "--host, --port, --games and --pace go with --serve"),
+    (["--host", "localhost"], "--host, --port, --games and --pace go with --serve"),
+    (["--games", "g"], "--host, --port, --games and --pace go with --serve"),
+    (["--pace", "0"], "--host, --port, --games and --pace go with --serve"),
+    (["--serve", "--pace", "-1"], "--pace must be between 0 and 10 seconds, got -1"),
+    (["--serve", "--pace", "11"], "--pace must be between 0 and 10 seconds, got 11"),
     (["--serve", "--save", "x.json"], "--save does not go with --serve"),
     (["--serve", "--bots", "genius"], "--bots 'genius': unknown bot level"),
     (["--serve", "--autoplay"], "--serve and --autoplay: choose one"),
@@ -403,7 +406,7 @@ def test_ddz_play_serve_prints_the_links_and_plays_a_game_over_its_websocket(
     out, err = (tmp_path / "serve.out").open("w"), (tmp_path / "serve.err").open("w")
     server = subprocess.Popen(
         [sys.executable, "-m", "ddz_rules.cli", "play", "--serve", "-r", "two-player",
-         "--port", str(port), "--seed", "5", "--games", str(games)],
+         "--port", str(port), "--seed", "5", "--games", str(games), "--pace", "0"],
         cwd=tmp_path, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
     try:
         lines = read_links(tmp_path / "serve.out")

@@ -475,3 +475,19 @@ def test_a_dropped_websocket_reconnects_and_the_game_goes_on(
     play_turn(table)
     assert table.log() != log, "a move after the reconnection changed nothing"
     page.close()
+
+
+def test_a_forged_link_opens_a_table_that_says_why_and_offers_nothing_to_press(
+        server: Server, browser: Any) -> None:
+    game = server.new_game("two-player", ["human", "standard"], seed=5)
+    page = browser.new_page()
+    page.goto(server.base + f"/game/{game['id']}?seat=0&token=forged")
+    page.wait_for_function("document.getElementById('connection').textContent"
+                           ".startsWith('not let in')", timeout=WAIT_MS)
+    for name in ("Play", "Hint"):
+        assert page.get_by_role("button", name=name, exact=True).is_disabled()
+    assert page.get_by_label("or type").is_disabled()
+    shown = page.locator("#refusal").inner_text()
+    assert "token" in shown and "trying again" not in shown
+    assert page.locator("#hand button").count() == 0
+    page.close()

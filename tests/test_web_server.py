@@ -160,3 +160,24 @@ def test_games_are_resumed_when_a_server_starts_on_the_same_folder(tmp_path: Pat
         after = again.get(f"/api/games/{made['id']}/state",
                           params={"seat": 0, "token": token}).json()
     assert after == before and state["game"] == made["id"]
+
+
+def test_the_bots_move_one_at_a_time_at_the_tables_pace(tmp_path: Path) -> None:
+    waited: list[float] = []
+
+    async def sleep(seconds: float) -> None:  # the pace without the wall clock
+        waited.append(seconds)
+
+    with TestClient(create_app(tmp_path, pace=0.7, sleep=sleep)) as paced:
+        made = make(paced, ["human", "standard"])
+        path = "/ws/" + made["links"]["0"].removeprefix("/game/")
+        with paced.websocket_connect(path) as ws:
+            state = until_turn(ws)
+            bot_lines = [line for line in state["log"] if not line.startswith("seat 0")]
+            assert waited == [0.7] * len(bot_lines)
+            ws.send_json({"type": "act", "action": state["words"][0]})
+            after = ws.receive_json()["state"]  # the person's move, sent before any bot's
+            assert after["log"][-1].startswith("seat 0")
+            state = until_turn(ws)
+            moves = [line for line in state["log"] if not line.startswith("seat 0")]
+            assert waited == [0.7] * len(moves) and moves

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 #: Where the game is served unless ``--host`` and ``--port`` say otherwise: loopback only.
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+#: Seconds between two moves of the bots at a browser table, unless ``--pace`` says, and the
+#: most it may say.
+DEFAULT_PACE, MAX_PACE = 0.7, 10.0
 #: The environment variable naming the games folder where ``--games`` is not given.
 GAMES_ENV = "DDZ_GAMES_DIR"
 #: The largest websocket message uvicorn takes: a page's message is at most 4 KB, and the
@@ -50,6 +53,13 @@ def default_games_dir() -> Path:
         return Path(named)
     data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(data) / "ddz-rules" / "games"
+
+
+def check_pace(pace: float) -> None:
+    """``--pace``: seconds between the bots' moves, 0 (at once) to :data:`MAX_PACE`."""
+    if not 0 <= pace <= MAX_PACE:
+        raise UsageError(Named("pace"), f" must be between 0 and {MAX_PACE:g} seconds, got "
+                         f"{pace:g}")
 
 
 def check_port(port: int) -> None:
@@ -84,14 +94,15 @@ def url_of(host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
-def serve(games_dir: Path, host: str, port: int, announce: Callable[[Tables], None]) -> None:
-    """Serve the tables of ``games_dir`` on ``host:port`` until Ctrl+C or SIGTERM;
-    ``announce`` is given the server's tables once it starts."""
+def serve(games_dir: Path, host: str, port: int, announce: Callable[[Tables], None],
+          pace: float = DEFAULT_PACE) -> None:
+    """Serve the tables of ``games_dir`` on ``host:port`` until Ctrl+C or SIGTERM, the bots
+    moving ``pace`` seconds apart; ``announce`` is given the server's tables once it starts."""
     import uvicorn
 
     from ddz_rules.play.web.server import create_app
 
-    app = create_app(games_dir, announce=announce)
+    app = create_app(games_dir, announce=announce, pace=pace)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                             ws_max_size=WS_MAX_SIZE, lifespan="on")
     # uvicorn stops on Ctrl+C or SIGTERM and then raises the signal again under the handlers

@@ -21,7 +21,7 @@ import html
 import json
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -200,11 +200,16 @@ class TableServer:
     bots that move in the background."""
 
     def __init__(self, registry: Tables, max_sockets: int, clock: Callable[[], float],
-                 announce: Callable[[Tables], None] | None) -> None:
+                 announce: Callable[[Tables], None] | None, pace: float = 0.0,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.registry = registry
         self.max_sockets = max_sockets
         self.clock = clock
         self.announce = announce
+        #: Seconds between two moves the server makes for bots, so that a person sees each
+        #: (0: at once); ``sleep`` waits them out.
+        self.pace = pace
+        self.sleep = sleep
         self.tasks: set[asyncio.Task[None]] = set()
 
 
@@ -220,7 +225,13 @@ class TableServer:
                     table.connections.discard(conn)
 
     async def run_bots(self, table: Table) -> None:
-        while await to_thread.run_sync(table.game.bot_step):
+        """The bots' moves, one at a time, each sent to every page before the next, with
+        :attr:`pace` seconds before each."""
+        while table.game.bot_to_act:
+            if self.pace:
+                await self.sleep(self.pace)
+            if not await to_thread.run_sync(table.game.bot_step):
+                break
             await self.broadcast(table)
 
     def start_bots(self, table: Table) -> None:
@@ -435,10 +446,12 @@ def _last_saved(game: WebGame) -> float:
 def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
                max_sockets: int = MAX_SOCKETS, clock: Callable[[], float] = time.monotonic,
                announce: Callable[[Tables], None] | None = None,
-               tables: Tables | None = None) -> Starlette:
+               tables: Tables | None = None, pace: float = 0.0,
+               sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> Starlette:
     """The app serving the tables saved under ``games_dir`` (resumed at once; None: tables
     are not saved). ``clock`` times the rate limit; ``announce`` is given the tables once it
-    serves (those resumed, and the damaged ones with why)."""
+    serves (those resumed, and the damaged ones with why); ``pace`` is the seconds before
+    each bot's move (``sleep`` waits them out)."""
     registry = tables or Tables(games_dir, max_games)
     if tables is None and games_dir is not None:
         resumed, damaged = resume_all(games_dir)
@@ -446,4 +459,4 @@ def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
         for game in sorted(resumed.values(), key=_last_saved, reverse=True)[:max_games]:
             registry.add(game)
         registry.damaged = damaged
-    return TableServer(registry, max_sockets, clock, announce).app()
+    return TableServer(registry, max_sockets, clock, announce, pace, sleep).app()

@@ -21,6 +21,7 @@ let state = null;
 let socket = null;
 let retries = 0;
 let closedForGood = false;
+let lastRefusal = "";       // the last refusal's reason: why a socket closed for good
 let handKey = "";
 let selected = new Set();   // indices into state.hand
 let hinted = null;          // {cards: "33", reading: "..." | null, word: "pass" | null}
@@ -413,6 +414,7 @@ function onMessage(event) {
     render();
   } else if (message.type === "refused") {
     $("refusal").textContent = message.reason || "refused";
+    lastRefusal = message.reason || "";
   } else if (message.type === "readings") {
     onReadings(message);
   } else if (message.type === "hint") {
@@ -420,7 +422,20 @@ function onMessage(event) {
   }
 }
 
+/** The table will not take this page's moves (a forged token, a game that is gone): every
+ * control is switched off and the reason stays on the page; no reconnecting. */
+function shutOut(why) {
+  closedForGood = true;
+  $("connection").textContent = why;
+  $("refusal").textContent = why;
+  for (const id of ["play", "hint", "typed-play"]) $(id).disabled = true;
+  for (const button of document.querySelectorAll("#words button, #typed button")) {
+    button.disabled = true;
+  }
+}
+
 function send(message, clearRefusal) {
+  if (closedForGood) return;
   if (clearRefusal) $("refusal").textContent = "";
   if (!socket || socket.readyState !== WebSocket.OPEN) {
     $("refusal").textContent = "Not connected to the table; trying again…";
@@ -475,8 +490,8 @@ function connect() {
   socket.addEventListener("close", (event) => {
     $("connection").className = "down";
     if (event.code === 4403 || event.code === 4404) {
-      closedForGood = true;
-      $("connection").textContent = "not let in: " + (event.reason || "this link is not valid for this game");
+      shutOut("not let in: " + (lastRefusal || event.reason ||
+                                "this link is not valid for this game"));
       return;
     }
     if (closedForGood) return;
