@@ -42,6 +42,8 @@ class Auction:
     to_act: int = 0
     done: bool = False
     result: AuctionOutcome | None = None
+    #: Whether ``auction.all_pass`` made the first speaker landlord (nobody bid or called).
+    landlord_by_all_pass: bool = False
 
     def __post_init__(self) -> None:
         self.to_act = self.first
@@ -77,6 +79,7 @@ class Auction:
         """End the auction. Where nobody bid or called, ``auction.all_pass`` decides."""
         if outcome.landlord is None and self.first_bidder_on_all_pass:
             outcome = AuctionOutcome(self.first)
+            self.landlord_by_all_pass = True
         self.done = True
         self.result = outcome
 

@@ -462,7 +462,7 @@ def test_the_partner_is_told_he_won_or_lost_with_the_landlords_side(
     score = result.scores[0]
     assert (score > 0) == (said == "won")
     first = session.result_lines()[0]
-    winner = "landlord's side win" if said == "won" else "peasants win"
+    winner = "the landlord's side wins" if said == "won" else "the peasants win"
     assert first == (f"landlord seat 1, called A, partner seat 0 (you), {winner}: you (partner) "
                      f"{said} {score:+d}")
     session.autoplay = True  # the command's autoplay line names the seat

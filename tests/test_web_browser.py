@@ -272,7 +272,7 @@ def check_seen(messages: list[dict[str, Any]], record: dict[str, Any], seat: int
         if state["phase"] != "settled":
             assert state["result"] is None, "a result before the hand is over"
         elif state["result"] is not None:
-            assert set(state["result"]) == {"lines", "scores", "hands"}
+            assert set(state["result"]) == {"lines", "scores", "hands", "banner"}
         checked += 1
     return checked
 
@@ -315,11 +315,13 @@ def test_a_whole_two_player_hand_is_played_by_clicking_with_the_aids_and_the_nex
 
     record = server.record(game["id"])
     assert "result" in record
-    # the end: every hand revealed, the scores
+    # the end: a banner for this seat, every hand revealed, the scores in the lines
     assert page.locator("#result-box").is_visible()
-    scores = page.locator("#scores").inner_text()
-    for seat, score in enumerate(record["result"]["scores"]):
-        assert f"seat {seat} {'+' if score > 0 else ''}{score}" in scores
+    mine = record["result"]["scores"][0]
+    assert page.locator("#scores").inner_text() == (
+        f"You won {mine:+d}" if mine > 0 else f"You lost {mine:+d}")
+    lines = page.locator("#result-lines li").all_inner_texts()
+    assert sum(line.strip().startswith("scores") for line in lines) == 1
     for seat in (0, 1):
         shown = page.locator(f'.seat[data-seat="{seat}"] .revealed .card').evaluate_all(
             "cards => cards.map(c => c.getAttribute('aria-label'))")

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from ddz_rules import load
 from ddz_rules.play.web.server import create_app
 from ddz_rules.words import word_words
 
@@ -106,3 +107,15 @@ def test_the_auction_buttons_read_bid_n(client: TestClient) -> None:
             assert set(state["word_labels"]) == {"bid 1", "bid 2", "bid 3", "pass"}
             return
     raise AssertionError("nobody was to bid")
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "two-player"])
+def test_the_end_of_a_hand_has_a_banner_and_the_counter_shows_every_hand(
+        client: TestClient, ruleset: str) -> None:
+    final = _play_out(client, ruleset)[-1]
+    score = final["result"]["scores"][0]
+    banner = final["result"]["banner"]
+    assert banner == (f"You won {score:+d}" if score > 0 else f"You lost {score:+d}")
+    # every hand shown: only cards never dealt stay unseen
+    assert sum(final["aids"]["unseen"].values()) == load(ruleset).undealt
+    assert sum(line.startswith("  scores") for line in final["result"]["lines"]) == 1

@@ -226,6 +226,38 @@ def draw_lines(ruleset: Ruleset, view: View, when: str) -> list[str]:
     return [line]
 
 
+def event_lines(result: Result, me: int) -> list[str]:
+    """The multiplier events, each kind said once where it came several times, in the order
+    they first came: ``event rob x2, 4 times (seat 1, seat 0, seat 1, seat 0): x16``; an event
+    of cards (a bomb) keeps a line of its own, with its player and cards."""
+    order: list[tuple[str, int] | int] = []
+    grouped: dict[tuple[str, int], list[Any]] = {}
+    for at, e in enumerate(result.events):
+        if e.cards:
+            order.append(at)
+            continue
+        kind = (e.name, e.factor)
+        if kind not in grouped:
+            order.append(kind)
+        grouped.setdefault(kind, []).append(e)
+    lines = []
+    for entry in order:
+        if isinstance(entry, int):
+            e = result.events[entry]
+            by = f", {seat_label(e.seat, me)}" if e.seat is not None else ""
+            lines.append(f"event {e.name} x{e.factor}{by} ({e.cards})")
+            continue
+        (name, factor), events = entry, grouped[entry]
+        seats = [seat_label(e.seat, me) for e in events if e.seat is not None]
+        if len(events) == 1:
+            lines.append(f"event {name} x{factor}" + (f", {seats[0]}" if seats else ""))
+        else:
+            by = f" ({', '.join(seats)})" if seats else ""
+            lines.append(f"event {name} x{factor}, {len(events)} times{by}: "
+                         f"x{factor ** len(events)}")
+    return lines
+
+
 def stand_ins(ruleset: Ruleset, play: Play, wild: tuple[int, ...]) -> str:
     """What the wild cards of a play stand for, as the log says it: ``wild for 3`` (3335 as a
     soft bomb of 3s with a wild 5; 33345 as a trio of 3s carrying a pair of 4s made with the
@@ -644,7 +676,7 @@ class Session:
         at = len(view.plays) - 1 if phase is Phase.PLAY else None
         line = self._line(view, seat, action, phase, at)
         if phase is Phase.AUCTION and view.landlord is not None:  # the auction just ended
-            line = "\n".join([line, *draw_lines(self.ruleset, view, "after_auction")])
+            line = "\n".join([line, *self.auction_end_lines(view)])
         return line
 
     def _line(self, view: View, seat: int, action: Action, phase: Phase,
@@ -683,13 +715,23 @@ class Session:
         lines = draw_lines(self.ruleset, view, "before_auction") + self.lead_lines()
         lines += [self._line(view, seat, word, Phase.AUCTION, None) for seat, word in view.auction]
         if view.landlord is not None:
-            lines += draw_lines(self.ruleset, view, "after_auction")
+            lines += self.auction_end_lines(view)
         if self.call_made(view) and view.landlord is not None:
             call = ALONE if view.called is None else CALL + cards.RANKS[view.called]
             lines.append(self._line(view, view.landlord, call, Phase.CALL, None))
         for at, (seat, play) in enumerate(view.plays):
             lines.append(self._line(view, seat, PASS if play is None else play, Phase.PLAY, at))
         return lines
+
+    def auction_end_lines(self, view: View) -> list[str]:
+        """What the end of the auction shows: why a landlord nobody called is one (the
+        ruleset's own words for ``auction.all_pass``), then the wild ranks drawn after it."""
+        why = []
+        if self.hand.auction.landlord_by_all_pass and view.landlord is not None:
+            rule = self.ruleset.data["auction"]["all_pass"]["text"]
+            why = [f"nobody called: {seat_label(view.landlord, self.seat)} is landlord "
+                   f"(auction.all_pass: {rule})"]
+        return why + draw_lines(self.ruleset, view, "after_auction")
 
     def call_made(self, view: View | None = None) -> bool:
         """Whether the landlord has made his call (``teams.partner: called_rank``)."""
@@ -927,7 +969,9 @@ class Session:
         me = -1 if self.autoplay else self.seat  # no "you" where bots played every seat
         who = f"seat {self.seat}" if self.autoplay else "you"
         landlord = f"landlord {seat_label(result.landlord, me)}"
-        winner = f"{result.winner} win"
+        peasants = self.ruleset.players - len(side)
+        winner = ("the landlord wins" if result.winner == "landlord" else
+                  "the peasant wins" if peasants == 1 else "the peasants win")
         if self.ruleset.partner_rule == "called_rank":
             called = self.view.called
             if called is None:
@@ -938,7 +982,7 @@ class Session:
                 landlord += (f", called {card_label(called)}, partner "
                              f"{seat_label(result.partner, me)}")
                 if result.winner == "landlord":
-                    winner = "landlord's side win"
+                    winner = "the landlord's side wins"
         lines = [f"{landlord}, {winner}: "
                  f"{who} ({role}) {'won' if won else 'lost'} {result.scores[self.seat]:+d}",
                  f"  base {result.base} x multiplier {result.multiplier}"
@@ -948,10 +992,7 @@ class Session:
             lines.append(f"  {wild}")
         if not result.events:
             lines.append("  events: none")
-        for e in result.events:
-            by = f", {seat_label(e.seat, me)}" if e.seat is not None else ""
-            lines.append(f"  event {e.name} x{e.factor}{by}"
-                         + (f" ({e.cards})" if e.cards else ""))
+        lines += [f"  {line}" for line in event_lines(result, me)]
         lines.append(f"  scores {list(result.scores)}")
         return lines
 

@@ -41,7 +41,14 @@ from ddz_rules.game import PASS, Hand, Phase, View
 from ddz_rules.inputs import read_bounded
 from ddz_rules.match import MatchState, first_dealer, hand_winners
 from ddz_rules.outputs import write_whole
-from ddz_rules.play.session import Session, check_players, role_of, tricks, unseen
+from ddz_rules.play.session import (
+    Counter,
+    Session,
+    check_players,
+    role_of,
+    tricks,
+    unseen,
+)
 from ddz_rules.records import (
     check_seed,
     read_record,
@@ -479,7 +486,9 @@ class WebGame:
             lines = (session.result_lines() if seat is not None
                      else _spoken(Session(hand, 0, autoplay=True)).result_lines())
             result = {"lines": lines, "scores": list(hand.result.scores),
-                      "hands": [cards.key_text(h) for h in hand.hands]}
+                      "hands": [cards.key_text(h) for h in hand.hands],
+                      "banner": _banner(hand.result.scores, seat, hand.result.redeal)}
+            counter = _revealed(counter, hand, seat)
         match = None
         if self.match is not None:
             state = self.match.state
@@ -528,6 +537,30 @@ class WebGame:
             return f"your turn: say {', '.join(self.words(seat))}"
         who = self.seats[view.to_act] if view.to_act is not None else ""
         return f"seat {view.to_act} ({'person' if who == HUMAN else who}) to act"
+
+
+def _revealed(counter: Counter, hand: Hand, seat: int | None) -> Counter:
+    """The unseen-card counter once every hand is shown: only cards never dealt stay
+    unseen."""
+    shown = [0] * cards.NUM_RANKS
+    for other, held in enumerate(hand.hands):
+        if other != seat:
+            for rank, n in enumerate(cards.unpack(held)):
+                shown[rank] += n
+    ranks = tuple((ch, max(0, n - shown[cards.RANK_INDEX[ch]])) for ch, n in counter.ranks)
+    return replace(counter, ranks=ranks, total=sum(n for _, n in ranks), in_hands=0)
+
+
+def _banner(scores: tuple[int, ...], seat: int | None, redeal: bool) -> str:
+    """The end of a hand in a few words, for the seat: you won, you lost, or neither."""
+    if redeal:
+        return "Thrown in: nobody took the hand"
+    if seat is None:
+        best = max(scores)
+        return "Won by " + " and ".join(f"seat {s}" for s, v in enumerate(scores) if v == best)
+    score = scores[seat]
+    return (f"You won {score:+d}" if score > 0 else f"You lost {score:+d}" if score < 0
+            else "You broke even")
 
 
 def _spoken(session: Session) -> Session:

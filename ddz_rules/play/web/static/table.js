@@ -325,8 +325,10 @@ function renderResult(s) {
       li.textContent = line;
       lines.appendChild(li);
     }
-    $("scores").textContent = "scores: " + (s.result.scores || [])
-      .map((v, i) => "seat " + i + " " + (v > 0 ? "+" : "") + v).join(", ");
+    const banner = $("scores");
+    banner.textContent = s.result.banner || "";
+    banner.className = /^You won/.test(banner.textContent) ? "won"
+      : /^You lost/.test(banner.textContent) ? "lost" : "";
   } else {
     box.hidden = true;
   }
