@@ -232,7 +232,7 @@ def play_out(table: Table, limit: int = 200) -> int:
 
 STATE_KEYS = {"game", "ruleset", "seat", "seats", "phase", "to_act", "your_turn", "hand",
               "words", "can_play", "trick", "kitty", "multiplier", "stake_line", "aids", "log",
-              "result", "match", "can_next", "word_labels"}
+              "result", "match", "can_next", "word_labels", "waiting_for"}
 SEAT_KEYS = {"seat", "who", "role", "cards_left", "last", "last_said", "to_act"}
 
 

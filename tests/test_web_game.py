@@ -114,6 +114,22 @@ def test_next_deals_again_and_a_match_is_saved_as_a_match_record(tmp_path: Path)
     assert game.state(0)["match"]["over"]
 
 
+def test_the_next_hand_waits_until_every_person_has_seen_the_result(tmp_path: Path) -> None:
+    game, tokens = new_game(tmp_path, ["human", "human"])
+    play_out(game, tokens, check=False)
+    ended = game.hand
+    assert game.act(1, tokens[1], {"type": "next"}).changed
+    assert game.hand is ended  # seat 0 has not asked yet: its result stays on its page
+    assert game.state(1)["waiting_for"] == [0] and not game.state(1)["can_next"]
+    assert game.state(0)["can_next"] and game.state(0)["result"] is not None
+    assert "once seat 0 has seen the result" in game.state(1)["aids"]["status"]
+    assert game.act(1, tokens[1], {"type": "next"}).changed  # asking twice changes nothing
+    assert game.hand is ended
+    assert game.act(0, tokens[0], {"type": "next"}).changed
+    assert game.hand is not ended and game.hand.result is None
+    assert game.state(0)["waiting_for"] == [] and game.ready == set()
+
+
 # --------------------------------------------------------------------------- refusals
 
 

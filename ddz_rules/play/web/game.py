@@ -136,6 +136,9 @@ class WebGame:
         self.lock = threading.RLock()
         #: Counts changes, so that a server sends a state only once per change.
         self.version = 0
+        #: The people who have seen the hand's result and asked for the next: it is dealt
+        #: once every person has (so that nobody's result is wiped before they saw it).
+        self.ready: set[int] = set()
 
     # ------------------------------------------------------------ making
 
@@ -347,7 +350,7 @@ class WebGame:
             if seat is None:
                 return refused("you are watching: only a seat's link may play")
             if kind == "next":
-                return self._next()
+                return self._next(seat)
             if self.hand.result is not None:
                 return refused("the hand is over: deal the next one")
             if self.hand.to_act != seat:
@@ -402,9 +405,25 @@ class WebGame:
                      f"{play_words(self.ruleset, hint.action)}")  # type: ignore[arg-type]
         return Reply("hint", {"type": "hint", "action": hint.text, "text": text})
 
-    def _next(self) -> Reply:
+    @property
+    def people(self) -> list[int]:
+        """The seats people play (each with a link of its own)."""
+        return [s for s, who in enumerate(self.seats) if who == HUMAN]
+
+    def waiting_for(self) -> list[int]:
+        """The people who have not yet asked for the next hand, once this one is over."""
+        if self.hand.result is None:
+            return []
+        return [s for s in self.people if s not in self.ready]
+
+    def _next(self, seat: int) -> Reply:
         if self.hand.result is None:
             return refused("the hand is still being played")
+        self.ready.add(seat)
+        if self.waiting_for():
+            self.version += 1  # every page learns who is still looking at the result
+            return Reply("done")
+        self.ready.clear()
         if self.match is not None and not self.match.state.over:
             self.hand = Hand.new(self.ruleset, match_deal_seed(
                 self.seed, self.match.index, len(self.match.state.hands)),
@@ -512,7 +531,8 @@ class WebGame:
                      "status": self._status(session, view, seat)},
             "log": session.history()[-LOG_LINES:],
             "result": result, "match": match,
-            "can_next": seat is not None and self.can_next,
+            "can_next": seat is not None and self.can_next and seat not in self.ready,
+            "waiting_for": self.waiting_for(),
         }
 
     def _multiplier(self, view: View) -> int:
@@ -527,6 +547,10 @@ class WebGame:
         return f"multiplier x{view.multiplier}"
 
     def _status(self, session: Session, view: View, seat: int | None) -> str:
+        waiting = self.waiting_for()
+        if self.ready and waiting:
+            people = " and ".join(f"seat {s}" for s in waiting)
+            return f"the next hand is dealt once {people} has seen the result"
         if self.hand.result is not None:
             if self.match is not None and self.match.state.over:
                 return "the match is over: next starts a new one"
