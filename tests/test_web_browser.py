@@ -232,7 +232,7 @@ def play_out(table: Table, limit: int = 200) -> int:
 
 STATE_KEYS = {"game", "ruleset", "seat", "seats", "phase", "to_act", "your_turn", "hand",
               "words", "can_play", "trick", "kitty", "multiplier", "stake_line", "aids", "log",
-              "result", "match", "can_next", "word_labels", "waiting_for"}
+              "result", "match", "can_next", "word_labels", "waiting_for", "wild"}
 SEAT_KEYS = {"seat", "who", "role", "cards_left", "last", "last_said", "to_act"}
 
 
@@ -493,3 +493,31 @@ def test_a_forged_link_opens_a_table_that_says_why_and_offers_nothing_to_press(
     assert "token" in shown and "trying again" not in shown
     assert page.locator("#hand button").count() == 0
     page.close()
+
+
+def test_a_laizi_table_shows_its_wild_ranks_and_marks_the_wild_cards_in_the_hand(
+        server: Server, browser: Any) -> None:
+    for seed in range(1, 30):
+        game = server.new_game("laizi", ["human", "standard", "standard"], seed=seed)
+        table = open_table(browser, server, game["links"]["0"])
+        page = table.page
+        wait_turn_or_end(table, 0)
+        while True:  # take the hint until the play, when the wild rank has been drawn
+            states = [m["state"] for m in table.messages if m.get("type") == "state"]
+            if states[-1]["phase"] != "auction" or over(table):
+                break
+            play_turn(table)
+        wild = states[-1]["wild"]
+        held = [ch for ch in states[-1]["hand"] if ch in wild]
+        if not wild or not held:
+            page.close()
+            continue
+        names = [card_name(ch) for ch in wild]
+        assert page.locator("#wild-line").inner_text() == "· wild: " + ", ".join(names)
+        marked = page.locator("#hand button.wild").evaluate_all(
+            "cards => cards.map(c => c.getAttribute('aria-label'))")
+        assert marked == [f"{card_name(ch)} (wild)" for ch in held]
+        assert page.locator("#hand button").count() == len(states[-1]["hand"])
+        page.close()
+        return
+    raise AssertionError("no laizi deal of 29 gave the person a wild card")

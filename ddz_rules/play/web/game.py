@@ -533,6 +533,7 @@ class WebGame:
             "result": result, "match": match,
             "can_next": seat is not None and self.can_next and seat not in self.ready,
             "waiting_for": self.waiting_for(),
+            "wild": [cards.RANKS[r] for r in view.wild],
         }
 
     def _multiplier(self, view: View) -> int:

@@ -98,6 +98,8 @@ function render() {
   $("title").textContent = title + " — " + who;
   document.title = "ddz play: " + title + " (" + who + ")";
   $("multiplier").textContent = "×" + s.multiplier;
+  const wild = s.wild || [];
+  $("wild-line").textContent = wild.length ? "· wild: " + wild.map(cardName).join(", ") : "";
   // the stake line begins with the multiplier drawn just before it
   $("stake-line").textContent = (s.stake_line || "").replace(/^multiplier x\d+;?\s*/, "");
 
@@ -245,9 +247,15 @@ function renderHand(s) {
   }
   const box = $("hand");
   box.replaceChildren();
+  const wild = s.wild || [];
   hand.forEach((ch, i) => {
     const card = cardFace(ch, true);
     card.dataset.index = String(i);
+    if (wild.includes(ch)) {  // a wild card: marked, and said so to a screen reader
+      card.classList.add("wild");
+      card.title = "wild: stands for any card";
+      card.setAttribute("aria-label", cardName(ch) + " (wild)");
+    }
     card.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
     card.addEventListener("click", () => toggle(i));
     box.appendChild(card);
