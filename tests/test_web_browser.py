@@ -521,3 +521,31 @@ def test_a_laizi_table_shows_its_wild_ranks_and_marks_the_wild_cards_in_the_hand
         page.close()
         return
     raise AssertionError("no laizi deal of 29 gave the person a wild card")
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 900)])
+def test_the_table_fits_the_screen_and_every_button_can_be_tapped(
+        server: Server, browser: Any, width: int, height: int) -> None:
+    game = server.new_game("classic", ["human", "standard", "standard"], seed=4)
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(server.base + game["links"]["0"])
+    page.wait_for_function(DEALT, timeout=WAIT_MS)
+    page.wait_for_function("!document.getElementById('hint').disabled", timeout=WAIT_MS)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    buttons = page.locator("#words button, #play, #hint, #hand button")
+    assert buttons.count() >= 17 + 2
+    for i in range(buttons.count()):
+        button = buttons.nth(i)
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        on_top = page.evaluate(
+            """b => { const r = b.getBoundingClientRect();
+                      const e = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                      return e === b || b.contains(e); }""", button.element_handle())
+        assert on_top, button.inner_text()
+    page.get_by_role("button", name="pass", exact=True).click()  # the auction goes on
+    page.wait_for_function("[...document.querySelectorAll('#log li')].some("
+                           "li => li.textContent.startsWith('seat 0 (you) says pass'))",
+                           timeout=WAIT_MS)
+    page.close()

@@ -82,7 +82,7 @@ def test_the_log_trick_and_seats_name_plays_in_words(client: TestClient, ruleset
     states = _play_out(client, ruleset)
     said = set()
     for state in states:
-        for line in state["log"]:
+        for line in [*state["log"], state["aids"]["status"]]:
             assert not NOTATION.search(line), line
         for entry in state["trick"]:
             assert not NOTATION.search(entry["said"]), entry

@@ -861,7 +861,8 @@ class Session:
                         f"{cards.suited_name(card)} (any {card_label(cards.parse_suited(card)[0])}"
                         " does)")
             return "your play: you lead: play anything"
-        answer = f"{to_beat.cards} ({to_beat.reading.short()})"
+        answer = (play_words(ruleset, to_beat) if self.spoken else
+                  f"{to_beat.cards} ({to_beat.reading.short()})")
         if ruleset.must_beat:
             if view.legal == (PASS,):
                 return f"your play: nothing you may play beats {answer}: pass"

@@ -1,11 +1,12 @@
-"""Draw docs/images/table.png: the browser card table of ``ddz play --serve`` in Chromium.
+"""Draw docs/images/table.png (a desktop window) or, with ``--phone``, table-phone.png (a
+390x844 phone screen): the browser card table of ``ddz play --serve`` in Chromium.
 
 Serves a two-player game (you in seat 0, the standard bot in seat 1, seed 7) on a free local
 port with a temporary games folder, takes the hint for four of your moves, then for more until
 a trick of two plays or more is on the table at your turn, asks for one more hint (its cards
 come up selected) and saves the page.
 
-    PYTHONPATH=. python docs/images/make_table_screenshot.py [OUT.png]
+    PYTHONPATH=. python docs/images/make_table_screenshot.py [--phone] [OUT.png]
 
 Needs the ``play`` extra, playwright (``pip install playwright``) and a Chromium at
 /usr/bin/chromium (or DDZ_CHROMIUM); nothing is downloaded.
@@ -30,6 +31,9 @@ from ddz_rules.play.web.server import create_app
 
 CHROMIUM = os.environ.get("DDZ_CHROMIUM", "/usr/bin/chromium")
 OUT = Path(__file__).with_name("table.png")
+PHONE_OUT = Path(__file__).with_name("table-phone.png")
+#: The windows drawn: a desktop's, and a phone's (390x844 CSS pixels, as an iPhone 14's).
+DESKTOP, PHONE = {"width": 1280, "height": 820}, {"width": 390, "height": 844}
 WAIT_MS = 20_000
 MOVES = 4
 
@@ -58,7 +62,7 @@ def hint(page: Page) -> None:
                            timeout=WAIT_MS)
 
 
-def main(out: Path) -> None:
+def main(out: Path, viewport: dict[str, int]) -> None:
     with tempfile.TemporaryDirectory() as games:
         port = free_port()
         server = uvicorn.Server(uvicorn.Config(create_app(Path(games)), host="127.0.0.1",
@@ -77,7 +81,7 @@ def main(out: Path) -> None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-                page = browser.new_page(viewport={"width": 1280, "height": 820})
+                page = browser.new_page(viewport=viewport)
                 page.goto(base + game["links"]["0"])
                 wait_turn(page, 0)
                 moves = 0
@@ -103,4 +107,6 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT)
+    phone = "--phone" in sys.argv[1:]
+    named = [a for a in sys.argv[1:] if a != "--phone"]
+    main(Path(named[0]) if named else PHONE_OUT if phone else OUT, PHONE if phone else DESKTOP)

@@ -559,7 +559,7 @@ class WebGame:
         if seat is not None and view.to_act == seat:
             if view.phase is Phase.PLAY:
                 return session.play_status()
-            return f"your turn: say {', '.join(self.words(seat))}"
+            return f"your turn: say {', '.join(word_words(w) for w in self.words(seat))}"
         who = self.seats[view.to_act] if view.to_act is not None else ""
         return f"seat {view.to_act} ({'person' if who == HUMAN else who}) to act"
 
