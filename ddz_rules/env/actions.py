@@ -33,12 +33,13 @@ from functools import cache, cached_property
 
 from ddz_rules import cards
 from ddz_rules.auction import new_auction
-from ddz_rules.env.render import play_text, word_text
+from ddz_rules.env.render import play_text
 from ddz_rules.errors import EnvError
 from ddz_rules.game import ALONE, CALL, PASS, Action
 from ddz_rules.ruleset import CombinationType, Ruleset
 from ddz_rules.table import Play, PlayTable, Reading, compile_table
 from ddz_rules.wilds import kicker_counts, kicker_stand_ins, wild_count
+from ddz_rules.words import word_words
 
 #: Plays with wild cards whose ids an action space keeps (it forgets them all when full).
 WILD_IDS_KEPT = 1 << 18
@@ -131,7 +132,7 @@ class ActionSpace:
         """
         action = self.action(action_id)
         if isinstance(action, str):
-            return word_text(action)
+            return word_words(action)
         return play_text(action)
 
     def id_of(self, action: Action, wild: Sequence[int] = ()) -> int:

@@ -109,8 +109,10 @@ class Game:
         self.dealer = 0
         self.redeals = 0
         self.truncated = False
-        #: The last action played, as (seat, id): what ``info["last_action"]`` tells.
-        self.last: tuple[int, int] | None = None
+        #: The last action played, as (seat, action, its id where known): what
+        #: ``info["last_action"]`` tells (a bot's id is looked up only when asked).
+        self.last: tuple[int, Action, int | None] | None = None
+        self.last_wild: tuple[int, ...] = ()
 
     def seed(self, seed: int | None) -> None:
         """Start the deals again from ``seed``, seat 0 dealing first: the same seed gives the
@@ -174,9 +176,8 @@ class Game:
         next seat's legal ids."""
         hand = self.hand
         assert hand is not None and hand.to_act is not None
-        if action_id is None:
-            action_id = self.actions.id_of(action, hand.wild)
-        self.last = (hand.to_act, action_id)
+        self.last = (hand.to_act, action, action_id)
+        self.last_wild = hand.wild
         hand.apply(action)
         self.advance()
 
@@ -190,7 +191,10 @@ class Game:
         need), and where asked and the seat is to act, its legal ids by name."""
         info: dict[str, Any] = {"last_action": "", "last_action_id": -1}
         if self.last is not None:
-            by, action_id = self.last
+            by, action, action_id = self.last
+            if action_id is None:
+                action_id = self.actions.id_of(action, self.last_wild)
+                self.last = (by, action, action_id)
             info["last_action"] = f"seat_{by}: {self.text(action_id)}"
             info["last_action_id"] = action_id
         if legal_names and self.hand is not None and seat == self.hand.to_act and self.legal:

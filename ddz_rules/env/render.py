@@ -17,6 +17,7 @@ from ddz_rules import cards
 from ddz_rules.game import View
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.table import Play
+from ddz_rules.words import word_words
 
 
 def play_text(play: Play | None) -> str:
@@ -24,11 +25,6 @@ def play_text(play: Play | None) -> str:
     if play is None:
         return "pass"
     return f"{play.cards} ({play.reading.short()})"
-
-
-def word_text(word: str) -> str:
-    """An auction word or partner call as said: a bid's number as ``bid 2``."""
-    return f"bid {word}" if word.isdigit() else word
 
 
 def table_text(view: View, ruleset: Ruleset) -> str:
@@ -49,7 +45,7 @@ def table_text(view: View, ruleset: Ruleset) -> str:
                 " partner" if seat == view.joined else " peasant")
         parts = [f"{'>' if seat == view.to_act else ' '} seat_{seat}{role}: {size} cards"]
         if seat in said:
-            parts.append(f"said {word_text(said[seat])}")
+            parts.append(f"said {word_words(said[seat])}")
         if seat in last:
             parts.append(f"last {play_text(last[seat])}")
         lines.append(", ".join(parts))
@@ -74,4 +70,4 @@ def _last_in_trick(view: View) -> dict[int, Play | None]:
     return last
 
 
-__all__ = ["play_text", "table_text", "word_text"]
+__all__ = ["play_text", "table_text"]

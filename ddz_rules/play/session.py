@@ -355,7 +355,7 @@ class Session:
     level) and every other seat by a bot of level ``bots``."""
 
     def __init__(self, hand: Hand, seat: int, bots: str = "standard", hint_level: str = "medium",
-                 save: Path | None = None, autoplay: bool = False) -> None:
+                 save: Path | None = None, autoplay: bool = False, spoken: bool = False) -> None:
         check_players(hand.ruleset, seat)
         check_level(bots, Named("bots"))
         check_level(hint_level, Named("hint_level"))
@@ -369,7 +369,7 @@ class Session:
         self._ruleset_name: str | None = None
         #: Whether lines name plays and words as people say them (``pair of 10s``, ``bid 2``:
         #: the browser table) rather than in the engine's notation (``TT (pair/1/T)``).
-        self.spoken = False
+        self.spoken = spoken
         #: Called after every action in place of writing the hand record, where the hand is
         #: one deal of a match (:class:`~ddz_rules.play.match_session.MatchSession` saves it).
         self.on_change: Callable[[], None] | None = None

@@ -306,9 +306,8 @@ class WebGame:
 
     def session(self, seat: int) -> Session:
         """The seat's session over the table's hand: its refusals, readings, hint and lines."""
-        session = Session(self.hand, seat, "standard", HINT_LEVEL)
+        session = Session(self.hand, seat, "standard", HINT_LEVEL, spoken=True)
         session.on_change = self._changed
-        session.spoken = True
         return session
 
     def _changed(self) -> None:
@@ -503,7 +502,7 @@ class WebGame:
         result = None
         if hand.result is not None:
             lines = (session.result_lines() if seat is not None
-                     else _spoken(Session(hand, 0, autoplay=True)).result_lines())
+                     else Session(hand, 0, autoplay=True, spoken=True).result_lines())
             result = {"lines": lines, "scores": list(hand.result.scores),
                       "hands": [cards.key_text(h) for h in hand.hands],
                       "banner": _banner(hand.result.scores, seat, hand.result.redeal)}
@@ -588,19 +587,13 @@ def _banner(scores: tuple[int, ...], seat: int | None, redeal: bool) -> str:
             else "You broke even")
 
 
-def _spoken(session: Session) -> Session:
-    session.spoken = True
-    return session
-
-
 class _Watcher(Session):
     """The lines of a hand as someone watching sees them: from the public view, no "you"."""
 
     def __init__(self, game: WebGame) -> None:
-        super().__init__(game.hand, 0, "standard", HINT_LEVEL, autoplay=True)
+        super().__init__(game.hand, 0, "standard", HINT_LEVEL, autoplay=True, spoken=True)
         self._game = game
         self.seat = -1
-        self.spoken = True
 
     @property
     def view(self) -> View:
