@@ -496,7 +496,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    if not args.serve and (args.host is not None or args.port is not None):
+        raise UsageError("--host and --port go with --serve")
     record = read_record(args.record)
+    if args.serve:
+        return _serve_replay(args)
     if is_match_record(record):
         return _replay_match(args, record)
     outcome = replay(record, args.record)
@@ -512,6 +516,34 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     _emit(args, payload, text)
     return 0 if outcome.valid else 1
+
+
+def _serve_replay(args: argparse.Namespace) -> int:
+    """``ddz replay FILE --serve``: the record stepped through on a page of the browser
+    table; its link printed."""
+    from ddz_rules.play.serve import (
+        DEFAULT_HOST,
+        DEFAULT_PORT,
+        check_address,
+        check_port,
+        replay_lines,
+        require_web,
+        serve,
+        url_of,
+    )
+
+    require_web()
+    host = DEFAULT_HOST if args.host is None else args.host
+    port = DEFAULT_PORT if args.port is None else args.port
+    check_port(port)
+    check_address(host, port)
+    url = url_of(host, port)
+    path = Path(args.record)
+    serve(None, host, port, lambda tables: print("\n".join(replay_lines(url, [path])),
+                                                 flush=True), 0.0, [path])
+    _emit(args, {"served": url, "record": str(path)},
+          lambda: f"ddz replay: stopped serving on {url}")
+    return 0
 
 
 def _replay_match(args: argparse.Namespace, record: dict[str, Any]) -> int:
@@ -1163,12 +1195,25 @@ def _question_commands(add: Add) -> None:
     p = add("replay", cmd_replay, "Check a hand record action by action, or a match record "
             "hand by hand, and print its result.")
     p.add_argument("record", metavar="RECORD.json")
-    p.epilog = ("Exit codes: 0 the record is valid; 1 it is invalid: an illegal action (its "
-                "index and the reason are printed), a record that stops before the hand or "
+    p.add_argument("--serve", action="store_true", help="step through the record on a page "
+                   "of the browser table instead (needs the play extra): forward, back and "
+                   "trick by trick, every hand shown; Ctrl+C stops the server")
+    _address_options(p)
+    p.epilog = ("Exit codes: 0 the record is valid (with --serve: the server was stopped); "
+                "1 it is invalid: an illegal action (its index and the reason are printed), "
+                "a record that stops before the hand or "
                 "match ends, or a match hand dealt by the wrong seat; 2 the file cannot be read "
                 "or is not a well-formed record (the error names the file and the field), "
                 "including a match record whose totals or winners are not what its hands "
                 "give, or another usage error; " + EXIT_INTERRUPTED)
+
+
+def _address_options(p: argparse.ArgumentParser) -> None:
+    """``--host`` and ``--port``: where a command with ``--serve`` listens."""
+    p.add_argument("--host", metavar="H", help="with --serve: the name or address to listen "
+                   "on (default 127.0.0.1, this machine only)")
+    p.add_argument("--port", type=int, metavar="P", help="with --serve: the port to listen on, "
+                   "1 to 65535 (default 8000)")
 
 
 def _run_commands(add: Add) -> None:
@@ -1275,10 +1320,7 @@ def _play_command(add: Add) -> None:
     p.add_argument("--games", metavar="DIR", type=_path, help="with --serve: the folder of "
                    "the saved tables (default $DDZ_GAMES_DIR, else "
                    "~/.local/share/ddz-rules/games)")
-    p.add_argument("--host", metavar="H", help="with --serve: the name or address to listen "
-                   "on (default 127.0.0.1, this machine only)")
-    p.add_argument("--port", type=int, metavar="P", help="with --serve: the port to listen on, "
-                   "1 to 65535 (default 8000)")
+    _address_options(p)
     p.add_argument("--pace", type=float, metavar="S", help="with --serve: seconds between two "
                    "moves of the bots, so that each is seen (default 0.7; 0: at once)")
     p.epilog = ("Exit codes: 0 the hand or match was played, or left with its progress saved, "

@@ -208,6 +208,15 @@ def check_seed(seed: int, name: str | Named = SEED) -> int:
 def read_record(path: str) -> dict[str, Any]:
     """Load a record file, refusing what is not one (one line naming the file and field)."""
     raw = read_bounded(path, MAX_RECORD_BYTES, lambda reason: RecordError(f"{path}: {reason}"))
+    return parse_record(raw, path)
+
+
+def parse_record(raw: bytes, path: str) -> dict[str, Any]:
+    """A record's bytes (at most :data:`MAX_RECORD_BYTES`) as a checked record, refusing
+    what is not one in one line naming ``path`` (the file, or where the bytes came from) and
+    the field: what :func:`read_record` does once it has read the file."""
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"{path}: over {MAX_RECORD_BYTES} bytes; a record is smaller")
     skip = len(codecs.BOM_UTF8) if raw.startswith(codecs.BOM_UTF8) else 0
     try:
         text = raw[skip:].decode("utf-8")
@@ -709,13 +718,16 @@ def ruleset_of(record: dict[str, Any], where: str = "record") -> Ruleset:
                 f"{', '.join(ids)}; or a .yaml file in its own folder)")
 
 
-def replay(record: dict[str, Any], where: str = "record") -> Replay:
+def replay(record: dict[str, Any], where: str = "record",
+           on_step: Callable[[Hand], None] | None = None) -> Replay:
     """Apply every action of a record; stop at the first illegal one.
 
     ``where`` is the record's file: messages name it, and a ruleset the record names by path
     is read from its folder (:func:`ruleset_of`). A record built in Python has no file; its
     default ``"record"`` reads such a path from the working directory, with the same refusals.
     The record is checked against the hand record schema first, so any dict may be passed.
+    ``on_step`` is shown the hand once dealt and again after every action applied (the
+    landlord's partner call included): a replay drawn step by step sees what was played.
     """
     check_shape(record, where, "hand")
     ruleset = ruleset_of(record, where)
@@ -723,6 +735,8 @@ def replay(record: dict[str, Any], where: str = "record") -> Replay:
     call = partner_call(ruleset, record, where)
     actions = [*record["auction"], *record["plays"]]
     n_auction = len(record["auction"])
+    step = on_step or (lambda hand: None)
+    step(hand)
     for index, action in enumerate(actions):
         in_auction = index < n_auction
         try:
@@ -736,11 +750,14 @@ def replay(record: dict[str, Any], where: str = "record") -> Replay:
                                              "(teams.partner), and the record's partner_call "
                                              "is missing")
                 hand.apply(call)
+                step(hand)
             hand.apply(action)
+            step(hand)
         except IllegalActionError as exc:
             return Replay(False, hand, index, action, str(exc))
     if hand.phase is Phase.CALL and call is not None:
         hand.apply(call)  # the record stops after the call: what is missing is said below
+        step(hand)
     if call is not None and hand.landlord is None and hand.phase is not Phase.AUCTION:
         return Replay(False, hand, len(actions), None,
                       "the record states a partner_call, but nobody became the landlord")
@@ -780,12 +797,13 @@ def stated_result_fault(stated: dict[str, Any] | None,
     return None
 
 
-def replay_deal(hand_record: dict[str, Any], where: str, number: int) -> Replay:
+def replay_deal(hand_record: dict[str, Any], where: str, number: int,
+                on_step: Callable[[Hand], None] | None = None) -> Replay:
     """Replay deal ``number`` of a match record read from ``where``: :func:`replay`, with
     every refusal naming the hand (``FILE: hand 2: field deal.hands: ...``), since a match
     record's file holds many hands."""
     try:
-        return replay(hand_record, where)
+        return replay(hand_record, where, on_step)
     except RecordError as exc:
         text = str(exc)
         lead = f"{where}: "

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path(os.environ.get("DDZ_CHROMIUM", "/usr/bin/chromium"))
+MATCH = Path(__file__).parent / "fixtures" / "web" / "match-classic.json"
 NAMES = {"T": "10", "B": "small joker", "R": "big joker"}
 #: How long (ms) a page may take to show what the server sent.
 WAIT_MS = 20_000
@@ -96,11 +97,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     import uvicorn
 
     from ddz_rules.play.web.server import create_app
+    from ddz_rules.ruleset import load_bundled
+    from ddz_rules.simulate import simulate
 
     games = tmp_path_factory.mktemp("games")
+    records = tmp_path_factory.mktemp("records")
+    simulate(load_bundled("classic"), 1, 11, records)  # what `ddz simulate --records` writes
+    files = [*sorted(records.glob("*.json")), MATCH]
     port = _free_port()
-    config = uvicorn.Config(create_app(games), host="127.0.0.1", port=port, log_level="warning",
-                            lifespan="on")
+    config = uvicorn.Config(create_app(games, replay_files=files), host="127.0.0.1",
+                            port=port, log_level="warning", lifespan="on")
     uv = uvicorn.Server(config)
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()
@@ -232,7 +238,8 @@ def play_out(table: Table, limit: int = 200) -> int:
 
 STATE_KEYS = {"game", "ruleset", "seat", "seats", "phase", "to_act", "your_turn", "hand",
               "words", "can_play", "trick", "kitty", "multiplier", "stake_line", "aids", "log",
-              "result", "match", "can_next", "word_labels", "waiting_for", "wild"}
+              "result", "match", "can_next", "word_labels", "waiting_for", "wild",
+              "last_trick", "details"}
 SEAT_KEYS = {"seat", "who", "role", "cards_left", "last", "last_said", "to_act"}
 
 
@@ -266,7 +273,7 @@ def check_seen(messages: list[dict[str, Any]], record: dict[str, Any], seat: int
         assert _within(hand, own), (hand, own)
         if seat is None:
             assert hand == ""
-        for entry in state["trick"]:
+        for entry in state["trick"] + state["last_trick"]:
             if entry["cards"] is not None:
                 assert _within(entry["cards"], everyone)
         if state["phase"] != "settled":
@@ -548,4 +555,104 @@ def test_the_table_fits_the_screen_and_every_button_can_be_tapped(
     page.wait_for_function("[...document.querySelectorAll('#log li')].some("
                            "li => li.textContent.startsWith('seat 0 (you) says pass'))",
                            timeout=WAIT_MS)
+    page.close()
+
+
+# --------------------------------------------------------------------------- replays
+
+
+def open_replay(browser: Any, server: Server, replay_id: str, **size: int) -> Any:
+    page = browser.new_page(**({"viewport": size} if size else {}))
+    page.goto(f"{server.base}/replay/{replay_id}")
+    page.wait_for_function("document.body && document.body.dataset.step === '0'",
+                           timeout=WAIT_MS)
+    return page
+
+
+def step_of(page: Any) -> int:
+    return int(page.evaluate("Number(document.body.dataset.step)"))
+
+
+def test_a_simulated_record_steps_forward_back_and_trick_by_trick_with_every_hand_shown(
+        server: Server, browser: Any) -> None:
+    with urllib.request.urlopen(server.base + "/api/replays/file-0/hands/0") as reply:
+        data = json.load(reply)
+    frames, marks = data["frames"], data["marks"]
+    page = open_replay(browser, server, "file-0")
+    assert page.locator("#you").is_hidden()
+    for seat, held in enumerate(frames[0]["open"]):  # every seat's cards, face up
+        shown = page.locator(f'.seat[data-seat="{seat}"] .revealed .card')
+        assert shown.count() == len(held)
+    page.get_by_role("button", name="step ▶").click()
+    assert step_of(page) == 1
+    assert page.locator("#log li").last.inner_text() == frames[1]["log"][-1]
+    page.keyboard.press("ArrowRight")
+    assert step_of(page) == 2
+    page.keyboard.press("ArrowLeft")
+    page.get_by_role("button", name="◀ step").click()
+    assert step_of(page) == 0
+    visited = [0]
+    while step_of(page) < len(frames) - 1:
+        page.get_by_role("button", name="trick ▶").click()
+        visited.append(step_of(page))
+    assert visited == marks
+    assert page.locator("#result-box").is_visible()
+    assert page.locator("#scores").inner_text() == frames[-1]["result"]["banner"]
+    won = marks[2]  # a trick just won stays in the middle, said to be the last one
+    page.get_by_role("button", name="the deal").click()
+    for _ in range(2):
+        page.get_by_role("button", name="trick ▶").click()
+    assert step_of(page) == won
+    assert page.locator("#trick .empty").inner_text().startswith("last trick, won by seat ")
+    assert page.locator("#trick figure").count() == len(frames[won]["last_trick"])
+    page.get_by_role("button", name="◀ trick").click()
+    assert step_of(page) == marks[1]
+    page.close()
+
+
+def test_a_match_record_is_replayed_hand_by_hand_with_its_totals(
+        server: Server, browser: Any) -> None:
+    page = open_replay(browser, server, "file-1")
+    assert page.locator("#replay-hand").inner_text() == "hand 1 of 10"
+    assert page.get_by_role("button", name="◀ hand").is_disabled()
+    page.get_by_role("button", name="hand ▶").click()
+    page.wait_for_function("document.getElementById('replay-hand').textContent === "
+                           "'hand 2 of 10'", timeout=WAIT_MS)
+    page.get_by_role("button", name="the end").click()
+    record = json.loads(MATCH.read_text())
+    assert "totals:" in page.locator("#match-line").inner_text()
+    for _ in range(8):
+        page.get_by_role("button", name="hand ▶").click()
+    page.wait_for_function("document.getElementById('replay-hand').textContent === "
+                           "'hand 10 of 10'", timeout=WAIT_MS)
+    page.get_by_role("button", name="the end").click()
+    totals = ", ".join(f"seat {s} {v:+d}" if v else f"seat {s} 0"
+                       for s, v in enumerate(record["totals"]))
+    assert page.locator("#match-line").inner_text().endswith("totals: " + totals)
+    page.close()
+
+
+def test_the_lobby_lists_replays_and_opens_a_record_file(server: Server, browser: Any) -> None:
+    page = browser.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_function("document.querySelectorAll('#replay-list a').length >= 2",
+                           timeout=WAIT_MS)
+    page.locator("#record-file").set_input_files(str(MATCH))
+    page.wait_for_url("**/replay/sent-*", timeout=WAIT_MS)
+    page.wait_for_function("document.body.dataset.step === '0'", timeout=WAIT_MS)
+    assert page.locator("#replay-name").inner_text().endswith("valid")
+    page.close()
+
+
+def test_the_replay_page_fits_a_phone_and_its_buttons_can_be_tapped(
+        server: Server, browser: Any) -> None:
+    page = open_replay(browser, server, "file-0", width=390, height=844)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    buttons = page.locator("#replay-bar button:visible")
+    assert buttons.count() == 7
+    for i in range(buttons.count()):
+        box = buttons.nth(i).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    page.get_by_role("button", name="trick ▶").click()
+    assert step_of(page) > 0
     page.close()

@@ -101,7 +101,7 @@ def test_a_new_game_is_asked_for_in_json_only(client: TestClient, kind: str | No
     headers = {"content-type": kind} if kind else {}
     reply = client.post("/api/games", content=body, headers=headers)
     assert reply.status_code == 415
-    assert "a new game is asked for with a JSON body (application/json)" in reply.json()["error"]
+    assert "this request takes a JSON body (application/json)" in reply.json()["error"]
 
 
 def test_a_page_of_another_site_cannot_make_or_drive_a_table(client: TestClient) -> None:

@@ -94,15 +94,16 @@ def url_of(host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
-def serve(games_dir: Path, host: str, port: int, announce: Callable[[Tables], None],
-          pace: float = DEFAULT_PACE) -> None:
-    """Serve the tables of ``games_dir`` on ``host:port`` until Ctrl+C or SIGTERM, the bots
-    moving ``pace`` seconds apart; ``announce`` is given the server's tables once it starts."""
+def serve(games_dir: Path | None, host: str, port: int, announce: Callable[[Tables], None],
+          pace: float = DEFAULT_PACE, replay_files: list[Path] | None = None) -> None:
+    """Serve the tables of ``games_dir`` (None: tables are not saved) on ``host:port`` until
+    Ctrl+C or SIGTERM, the bots moving ``pace`` seconds apart, and ``replay_files`` for replay;
+    ``announce`` is given the server's tables once it starts."""
     import uvicorn
 
     from ddz_rules.play.web.server import create_app
 
-    app = create_app(games_dir, announce=announce, pace=pace)
+    app = create_app(games_dir, announce=announce, pace=pace, replay_files=replay_files)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                             ws_max_size=WS_MAX_SIZE, lifespan="on")
     # uvicorn stops on Ctrl+C or SIGTERM and then raises the signal again under the handlers
@@ -130,3 +131,9 @@ def tables_lines(tables: Tables, url: str, new_id: str) -> list[str]:
              if game_id != new_id]
     lines += [f"not resumed: {game_id}: {why}" for game_id, why in sorted(tables.damaged.items())]
     return lines
+
+
+def replay_lines(url: str, files: list[Path]) -> list[str]:
+    """What a server replaying records says at start: each record's page."""
+    return [f"replay of {path.name}: {url}/replay/file-{i}" for i, path in enumerate(files)] + [
+        f"lobby: {url}/ (other replays, and new tables); Ctrl+C stops the server"]

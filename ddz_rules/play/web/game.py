@@ -44,6 +44,7 @@ from ddz_rules.outputs import write_whole
 from ddz_rules.play.session import (
     Counter,
     Session,
+    TrickEntry,
     check_players,
     role_of,
     tricks,
@@ -304,9 +305,10 @@ class WebGame:
             return False
         return hmac.compare_digest(stored, token_hash(token))
 
-    def session(self, seat: int) -> Session:
-        """The seat's session over the table's hand: its refusals, readings, hint and lines."""
-        session = Session(self.hand, seat, "standard", HINT_LEVEL, spoken=True)
+    def session(self, seat: int, spoken: bool = True) -> Session:
+        """The seat's session over the table's hand: its refusals, readings, hint and lines
+        (in words; ``spoken=False``: in the engine's notation, for the details view)."""
+        session = Session(self.hand, seat, "standard", HINT_LEVEL, spoken=spoken)
         session.on_change = self._changed
         return session
 
@@ -486,10 +488,14 @@ class WebGame:
         hand, ruleset = self.hand, self.ruleset
         view = hand.view(seat) if seat is not None else self.public_view()
         session = self.session(seat) if seat is not None else _Watcher(self)
-        current, _ = tricks(view)
-        last = {e.seat: (None if e.play is None else e.play.cards) for e in current}
+        current, previous = tricks(view)
+        last: dict[int, str | None] = {
+            e.seat: (None if e.play is None else e.play.cards) for e in current}
         said = {e.seat: ("pass" if e.play is None else play_words(ruleset, e.play))
                 for e in current}
+        if not view.plays:  # before the first play, each seat's last word in the auction
+            for s, word in view.auction:
+                last[s] = said[s] = word_words(word)
         your_turn = seat is not None and view.to_act == seat
         counter = unseen(ruleset, view)
         seats = [{"seat": s,
@@ -520,15 +526,16 @@ class WebGame:
             "words": self.words(seat) if seat is not None else [],
             "word_labels": [word_words(w) for w in self.words(seat)] if seat is not None else [],
             "can_play": your_turn and view.phase is Phase.PLAY,
-            "trick": [{"seat": e.seat, "cards": None if e.play is None else e.play.cards,
-                       "said": "pass" if e.play is None else play_words(ruleset, e.play)}
-                      for e in current],
+            "trick": _entries(ruleset, current),
+            "last_trick": _entries(ruleset, previous),
             "kitty": None if view.kitty is None else cards.key_text(view.kitty),
             "multiplier": self._multiplier(view),
             "stake_line": self._stake_line(view),
             "aids": {"unseen": dict(counter.ranks), "advantage": session.advantage(),
                      "status": self._status(session, view, seat)},
             "log": session.history()[-LOG_LINES:],
+            "details": (self.session(seat, spoken=False) if seat is not None
+                        else _Watcher(self, spoken=False)).history()[-LOG_LINES:],
             "result": result, "match": match,
             "can_next": seat is not None and self.can_next and seat not in self.ready,
             "waiting_for": self.waiting_for(),
@@ -563,6 +570,13 @@ class WebGame:
         return f"seat {view.to_act} ({'person' if who == HUMAN else who}) to act"
 
 
+def _entries(ruleset: Ruleset, trick: list[TrickEntry]) -> list[dict[str, Any]]:
+    """A trick as a page draws it: each seat's last action, its cards and its words."""
+    return [{"seat": e.seat, "cards": None if e.play is None else e.play.cards,
+             "said": "pass" if e.play is None else play_words(ruleset, e.play)}
+            for e in trick]
+
+
 def _revealed(counter: Counter, hand: Hand, seat: int | None) -> Counter:
     """The unseen-card counter once every hand is shown: only cards never dealt stay
     unseen."""
@@ -590,8 +604,8 @@ def _banner(scores: tuple[int, ...], seat: int | None, redeal: bool) -> str:
 class _Watcher(Session):
     """The lines of a hand as someone watching sees them: from the public view, no "you"."""
 
-    def __init__(self, game: WebGame) -> None:
-        super().__init__(game.hand, 0, "standard", HINT_LEVEL, autoplay=True, spoken=True)
+    def __init__(self, game: WebGame, spoken: bool = True) -> None:
+        super().__init__(game.hand, 0, "standard", HINT_LEVEL, autoplay=True, spoken=spoken)
         self._game = game
         self.seat = -1
 

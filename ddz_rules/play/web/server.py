@@ -37,6 +37,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ddz_rules.errors import DdzError
 from ddz_rules.play.web.game import ID_PATTERN, WebGame, refused, resume_all
+from ddz_rules.play.web.replays import Replays
+from ddz_rules.records import MAX_RECORD_BYTES
 from ddz_rules.ruleset import bundled_ids, load_bundled
 
 STATIC = Path(__file__).parent / "static"
@@ -100,6 +102,33 @@ def cross_site(request: Request | WebSocket) -> str | None:
     if urlsplit(origin).netloc != host:
         return f"a page of {origin[:60]!r} may not drive a table of {host[:60]!r}"
     return None
+
+
+def refuse_post(request: Request) -> tuple[int, str] | None:
+    """Why a request that changes what the server holds is refused (its status and one
+    line): sent by a page of another site, or with a body that is not declared JSON (a form
+    that a browser posts without asking)."""
+    foreign = cross_site(request)
+    if foreign:
+        return 403, foreign
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != JSON_TYPE:
+        return 415, (f"this request takes a JSON body ({JSON_TYPE}), not "
+                     f"{kind[:40] or 'no content type'}")
+    return None
+
+
+async def read_body(request: Request, limit: int) -> tuple[bytes, str | None]:
+    """A request's body, read up to ``limit`` bytes, or why not (too big, cut off)."""
+    body = b""
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit:
+                return b"", f"the request is over {limit} bytes"
+    except ClientDisconnect:  # the client went away mid-body: nobody to answer
+        return b"", "the request's body was cut off"
+    return body, None
 
 
 @dataclass(eq=False)
@@ -201,8 +230,10 @@ class TableServer:
 
     def __init__(self, registry: Tables, max_sockets: int, clock: Callable[[], float],
                  announce: Callable[[Tables], None] | None, pace: float = 0.0,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 replays: Replays | None = None) -> None:
         self.registry = registry
+        self.replays = replays or Replays(registry.games_dir)
         self.max_sockets = max_sockets
         self.clock = clock
         self.announce = announce
@@ -263,21 +294,12 @@ class TableServer:
         return JSONResponse(listed)
 
     async def new_game(self, request: Request) -> Response:
-        foreign = cross_site(request)
-        if foreign:
-            return self.error(403, foreign)
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind != JSON_TYPE:
-            return self.error(415, f"a new game is asked for with a JSON body ({JSON_TYPE}), "
-                              f"not {kind[:40] or 'no content type'}")
-        body = b""
-        try:
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > MAX_MESSAGE:
-                    return self.error(400, f"the request is over {MAX_MESSAGE} bytes")
-        except ClientDisconnect:  # the client went away mid-body: nobody to answer
-            return self.error(400, "the request's body was cut off")
+        refusal = refuse_post(request)
+        if refusal:
+            return self.error(*refusal)
+        body, fault = await read_body(request, MAX_MESSAGE)
+        if fault:
+            return self.error(400, fault)
         try:
             data = parse_message(body)
         except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
@@ -413,6 +435,61 @@ class TableServer:
         return await to_thread.run_sync(table.game.act, conn.seat,
                                         conn.socket.query_params.get("token"), data)
 
+    # ------------------------------------------------------------ replays
+
+    async def _replay_work(self, work: Callable[[], Any]) -> Any:
+        """``work`` on the replays, in a thread (frames take a moment), one at a time."""
+        def locked() -> Any:
+            with self.replays.lock:
+                return work()
+        return await to_thread.run_sync(locked)
+
+    async def replay_page(self, request: Request) -> Response:
+        replay_id = request.path_params["id"]
+        try:
+            await self._replay_work(lambda: self.replays.find(replay_id))
+        except DdzError as exc:
+            return HTMLResponse("<!doctype html><title>ddz replay</title><p>"
+                                f"{html.escape(str(exc))}</p>", status_code=404)
+        return await self.page("table.html", "the table page is missing")
+
+    async def replay_list(self, request: Request) -> Response:
+        return JSONResponse(await self._replay_work(self.replays.listed))
+
+    async def replay_summary(self, request: Request) -> Response:
+        replay_id = request.path_params["id"]
+        try:
+            summary = await self._replay_work(lambda: self.replays.find(replay_id).summary())
+        except DdzError as exc:
+            return self.error(404, str(exc))
+        return JSONResponse(summary)
+
+    async def replay_hand(self, request: Request) -> Response:
+        replay_id, number = request.path_params["id"], request.path_params["hand"]
+        if not (number.isascii() and number.isdigit()) or len(number) > 6:
+            return self.error(400, f"hand {number[:10]!r} is not a hand number")
+        try:
+            frames = await self._replay_work(
+                lambda: self.replays.find(replay_id).hand(int(number)))
+        except DdzError as exc:
+            return self.error(404, str(exc))
+        return JSONResponse(frames)
+
+    async def send_replay(self, request: Request) -> Response:
+        """A record file's text sent from the lobby, opened for replay."""
+        refusal = refuse_post(request)
+        if refusal:
+            return self.error(*refusal)
+        body, fault = await read_body(request, MAX_RECORD_BYTES)
+        if fault:
+            return self.error(400, fault)
+        try:
+            replay_file = await self._replay_work(lambda: self.replays.add_sent(body))
+        except DdzError as exc:
+            return self.error(400, str(exc))
+        return JSONResponse({"id": replay_file.id, "page": f"/replay/{replay_file.id}"},
+                            status_code=201)
+
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         if self.announce is not None:
@@ -429,6 +506,11 @@ class TableServer:
             Route("/api/games", self.new_game, methods=["POST"]),
             Route("/api/games/{id}/state", self.state),
             Route("/game/{id}", self.table_page),
+            Route("/replay/{id}", self.replay_page),
+            Route("/api/replays", self.replay_list),
+            Route("/api/replays/new", self.send_replay, methods=["POST"]),
+            Route("/api/replays/{id}", self.replay_summary),
+            Route("/api/replays/{id}/hands/{hand}", self.replay_hand),
             WebSocketRoute("/ws/{id}", self.socket),
             Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
         ], lifespan=self.lifespan)
@@ -447,11 +529,13 @@ def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
                max_sockets: int = MAX_SOCKETS, clock: Callable[[], float] = time.monotonic,
                announce: Callable[[Tables], None] | None = None,
                tables: Tables | None = None, pace: float = 0.0,
-               sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> Starlette:
+               sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+               replay_files: list[Path] | None = None) -> Starlette:
     """The app serving the tables saved under ``games_dir`` (resumed at once; None: tables
     are not saved). ``clock`` times the rate limit; ``announce`` is given the tables once it
     serves (those resumed, and the damaged ones with why); ``pace`` is the seconds before
-    each bot's move (``sleep`` waits them out)."""
+    each bot's move (``sleep`` waits them out); ``replay_files`` are records offered for
+    replay beside the games folder's finished saves."""
     registry = tables or Tables(games_dir, max_games)
     if tables is None and games_dir is not None:
         resumed, damaged = resume_all(games_dir)
@@ -459,4 +543,5 @@ def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
         for game in sorted(resumed.values(), key=_last_saved, reverse=True)[:max_games]:
             registry.add(game)
         registry.damaged = damaged
-    return TableServer(registry, max_sockets, clock, announce, pace, sleep).app()
+    replays = Replays(games_dir, replay_files)
+    return TableServer(registry, max_sockets, clock, announce, pace, sleep, replays).app()

@@ -13,7 +13,10 @@ const PLACES = {
 };
 
 const query = new URLSearchParams(window.location.search);
-const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() || "");
+const pathParts = window.location.pathname.split("/").filter(Boolean);
+const gameId = decodeURIComponent(pathParts.pop() || "");
+// a replay page (/replay/ID) draws a record's frames with this same drawing, no socket
+const replayId = pathParts[0] === "replay" ? gameId : null;
 const mySeat = query.has("seat") ? Number(query.get("seat")) : null;
 const myToken = query.get("token");
 
@@ -85,6 +88,7 @@ function cardRow(chars, small) {
 function whoText(seat) {
   if (seat.who === "you") return "you";
   if (seat.who === "person") return "a person";
+  if (seat.who === "player") return "player";  // a replay of a record that names nobody
   return "bot: " + seat.who;
 }
 
@@ -118,7 +122,7 @@ function renderSeats(s) {
   const n = s.seats.length;
   const base = s.seat === null || s.seat === undefined ? 0 : s.seat;
   const places = PLACES[n] || [];
-  const revealed = s.result && s.result.hands ? s.result.hands : null;
+  const revealed = s.open || (s.result && s.result.hands ? s.result.hands : null);
   box.className = "seats seats-" + n;
   for (let k = 0; k < n; k++) {
     const index = (base + k) % n;
@@ -156,7 +160,7 @@ function renderSeats(s) {
       hand.className = "revealed";
       const cap = document.createElement("span");
       cap.className = "caption";
-      cap.textContent = "cards left:";
+      cap.textContent = s.result ? "cards left:" : "cards:";
       const chars = ranksOf(revealed[seat.seat]);
       hand.append(cap, " ", chars.length ? cardRow(chars, true) : document.createTextNode("none"));
       el.appendChild(hand);
@@ -192,11 +196,10 @@ function renderSeats(s) {
   }
 }
 
-function renderTrick(s) {
-  $("status").textContent = (s.aids && s.aids.status) || "";
-  const trick = $("trick");
-  trick.replaceChildren();
-  for (const entry of s.trick || []) {
+/** A trick's plays as figures: each seat's last action in it, cards and words. */
+function trickFigures(box, entries, s) {
+  box.replaceChildren();
+  for (const entry of entries) {
     const play = document.createElement("figure");
     play.className = "play";
     play.dataset.seat = String(entry.seat);
@@ -219,14 +222,37 @@ function renderTrick(s) {
       }
       play.setAttribute("aria-label", "seat " + entry.seat + ": " + ranksOf(entry.cards).map(cardName).join(" "));
     }
-    trick.appendChild(play);
+    box.appendChild(play);
   }
-  if (!(s.trick || []).length) {
+}
+
+/** Who won a finished trick: the last seat in it that did not pass. */
+function trickWinner(entries) {
+  const plays = entries.filter((e) => e.cards !== null && e.cards !== undefined);
+  return plays.length ? plays[plays.length - 1].seat : null;
+}
+
+function renderTrick(s) {
+  $("status").textContent = (s.aids && s.aids.status) || "";
+  const trick = $("trick");
+  const current = s.trick || [];
+  const before = s.last_trick || [];
+  // a trick just won stays in the middle, marked as the last one, until the next play
+  const showing = current.length ? current : before;
+  trickFigures(trick, showing, s);
+  trick.classList.toggle("finished", !current.length && before.length > 0);
+  if (!current.length) {
     const empty = document.createElement("p");
     empty.className = "empty";
-    empty.textContent = s.phase === "play" ? "a new trick" : "";
-    trick.appendChild(empty);
+    const won = trickWinner(before);
+    empty.textContent = s.phase !== "play" ? "" : before.length && won !== null
+      ? "last trick, won by seat " + won + (won === s.seat ? " (you)" : "") + "; a new trick"
+      : "a new trick";
+    trick.prepend(empty);
   }
+  const lastBox = $("last-trick-box");
+  lastBox.hidden = !before.length;
+  trickFigures($("last-trick"), before, s);
   const kitty = $("kitty-box");
   if (s.kitty) {
     kitty.hidden = false;
@@ -352,14 +378,16 @@ function renderResult(s) {
 }
 
 function renderLog(s) {
-  const log = $("log");
-  log.replaceChildren();
-  for (const line of s.log || []) {
-    const li = document.createElement("li");
-    li.textContent = line;
-    log.appendChild(li);
+  for (const [id, lines] of [["log", s.log], ["details", s.details]]) {
+    const log = $(id);
+    log.replaceChildren();
+    for (const line of lines || []) {
+      const li = document.createElement("li");
+      li.textContent = line;
+      log.appendChild(li);
+    }
+    log.scrollTop = log.scrollHeight;
   }
-  log.scrollTop = log.scrollHeight;
 }
 
 // ---------------------------------------------------------------- messages
@@ -541,5 +569,107 @@ $("hint").addEventListener("click", () => send({type: "hint"}, true));
 $("next").addEventListener("click", () => send({type: "next"}, true));
 $("typed").addEventListener("submit", playTyped);
 
-firstState();
-connect();
+// ---------------------------------------------------------------- replays
+
+const replay = {summary: null, hand: 0, want: 0, frames: [], marks: [], at: 0, timer: null};
+
+async function fetchJson(url) {
+  const reply = await fetch(url);
+  const data = await reply.json();
+  if (!reply.ok) throw new Error(data.error || "the server gave " + reply.status);
+  return data;
+}
+
+async function loadReplayHand(number, atEnd) {
+  const hands = replay.summary ? replay.summary.hands : 1;
+  if (number < 0 || number >= hands) return;
+  replay.want = number;  // pressed several times: only the hand asked for last is drawn
+  const base = "/api/replays/" + encodeURIComponent(replayId);
+  const data = await fetchJson(base + "/hands/" + number);
+  if (replay.want !== number) return;
+  replay.hand = number;
+  replay.frames = data.frames || [];
+  replay.marks = data.marks || [];
+  $("replay-fault").textContent = data.fault ? "The record stops here: " + data.fault : "";
+  showFrame(atEnd ? replay.frames.length - 1 : 0);
+}
+
+function showFrame(i) {
+  if (!replay.frames.length) return;
+  replay.at = Math.max(0, Math.min(replay.frames.length - 1, i));
+  state = replay.frames[replay.at];
+  render();
+  const n = replay.frames.length - 1;
+  $("replay-pos").textContent = replay.at === 0 ? "the deal (step 0 of " + n + ")"
+    : "step " + replay.at + " of " + n + ": " + ((state.log || []).slice(-1)[0] || "");
+  $("replay-prev").disabled = $("replay-first").disabled = $("replay-prev-trick").disabled =
+    replay.at === 0;
+  $("replay-next").disabled = $("replay-last").disabled = $("replay-next-trick").disabled =
+    replay.at === n;
+  const hands = replay.summary ? replay.summary.hands : 1;
+  $("replay-hands").hidden = hands < 2;
+  $("replay-hand").textContent = "hand " + (replay.hand + 1) + " of " + hands;
+  $("replay-prev-hand").disabled = replay.want === 0;
+  $("replay-next-hand").disabled = replay.want >= hands - 1;
+  document.body.dataset.step = String(replay.at);
+}
+
+function replayTrick(forward) {
+  const marks = replay.marks;
+  const next = forward ? marks.find((m) => m > replay.at)
+    : [...marks].reverse().find((m) => m < replay.at);
+  showFrame(next === undefined ? (forward ? replay.frames.length - 1 : 0) : next);
+}
+
+function replayAuto() {
+  if (replay.timer) {
+    clearInterval(replay.timer);
+    replay.timer = null;
+    $("replay-auto").textContent = "Play";
+    return;
+  }
+  $("replay-auto").textContent = "Pause";
+  replay.timer = setInterval(() => {
+    if (replay.at >= replay.frames.length - 1) replayAuto();
+    else showFrame(replay.at + 1);
+  }, 700);
+}
+
+async function startReplay() {
+  document.body.classList.add("replay");
+  $("replay-bar").hidden = false;
+  $("you").hidden = true;
+  $("unseen-box").hidden = true;  // every hand is shown: nothing is unseen
+  $("connection").textContent = "replay";
+  try {
+    replay.summary = await fetchJson("/api/replays/" + encodeURIComponent(replayId));
+    const s = replay.summary;
+    $("replay-name").textContent = "Replay of " + s.name + " (" + s.ruleset.id +
+      (s.match ? ", a match of " + s.hands + " deals" : "") + "): " + s.verdict;
+    await loadReplayHand(0, false);
+  } catch (e) {
+    $("replay-fault").textContent = "Cannot replay: " + e.message;
+  }
+  $("replay-first").addEventListener("click", () => showFrame(0));
+  $("replay-last").addEventListener("click", () => showFrame(replay.frames.length - 1));
+  $("replay-prev").addEventListener("click", () => showFrame(replay.at - 1));
+  $("replay-next").addEventListener("click", () => showFrame(replay.at + 1));
+  $("replay-prev-trick").addEventListener("click", () => replayTrick(false));
+  $("replay-next-trick").addEventListener("click", () => replayTrick(true));
+  $("replay-auto").addEventListener("click", replayAuto);
+  $("replay-prev-hand").addEventListener("click", () => loadReplayHand(replay.want - 1, false));
+  $("replay-next-hand").addEventListener("click", () => loadReplayHand(replay.want + 1, false));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowRight") showFrame(replay.at + 1);
+    else if (event.key === "ArrowLeft") showFrame(replay.at - 1);
+    else if (event.key === "PageDown") replayTrick(true);
+    else if (event.key === "PageUp") replayTrick(false);
+  });
+}
+
+if (replayId !== null) {
+  startReplay();
+} else {
+  firstState();
+  connect();
+}
