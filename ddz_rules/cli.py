@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ddz_rules import __version__, cards, duties
-from ddz_rules.errors import CardError, DdzError, IllegalPlayError, UsageError
+from ddz_rules.errors import CardError, DdzError, IllegalPlayError, Named, UsageError
 from ddz_rules.match import led_alone
 from ddz_rules.records import check_seed, is_match_record, read_record, replay, replay_match
 from ddz_rules.reports import EXAMPLES, check_report, diff_report
@@ -856,9 +856,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     from ddz_rules.play.session import AIDS, aids_of, autoplay
 
     aids = aids_of(args.aids) if args.aids is not None else AIDS
-    if not args.serve and (args.host is not None or args.port is not None
-                           or args.games is not None or args.pace is not None):
-        raise UsageError("--host, --port, --games and --pace go with --serve")
+    served_only = ("host", "port", "games", "pace", "timer", "expire", "relink")
+    if not args.serve and any(getattr(args, name) is not None for name in served_only):
+        raise UsageError("--host, --port, --games, --pace, --timer, --expire and --relink go "
+                         "with --serve")
     if args.serve and args.autoplay:
         raise UsageError("--serve and --autoplay: choose one (--autoplay plays the game out "
                          "with no screen)")
@@ -923,26 +924,32 @@ def _serve(args: argparse.Namespace) -> int:
     """``ddz play --serve``: a new table for the ruleset (your seat, bots in the others), its
     links printed, and every table of the games folder served to browsers."""
     from ddz_rules.play.serve import (
+        DEFAULT_EXPIRE,
         DEFAULT_HOST,
         DEFAULT_PACE,
         DEFAULT_PORT,
         check_address,
+        check_expire,
         check_pace,
         check_port,
         default_games_dir,
+        relink,
         require_web,
         serve,
         tables_lines,
         url_of,
     )
     from ddz_rules.play.session import check_level, check_players
-    from ddz_rules.play.web.game import HUMAN, WebGame
+    from ddz_rules.play.web.game import HUMAN, WebGame, check_timer, new_token
+    from ddz_rules.play.web.server import end_link
 
     for option in ("save", "no_save", "resume", "hint", "aids"):
         if getattr(args, option):
             name = "--" + option.replace("_", "-")
             raise UsageError(f"{name} does not go with --serve: the browser table keeps its "
                              "games in --games DIR and resumes them when it starts again")
+    if args.relink is not None and args.timer is not None:
+        raise UsageError("--relink and --timer: choose one (--relink deals no new table)")
     require_web()
     ruleset = load(args.ruleset)
     seat = 0 if args.seat is None else args.seat
@@ -957,20 +964,33 @@ def _serve(args: argparse.Namespace) -> int:
     check_port(port)
     pace = DEFAULT_PACE if args.pace is None else args.pace
     check_pace(pace)
+    check_timer(args.timer, Named("timer"))
+    expire = check_expire(DEFAULT_EXPIRE if args.expire is None else args.expire)
     check_address(host, port)
     games = Path(args.games) if args.games is not None else default_games_dir()
-    seats = [HUMAN if s == seat else bots for s in range(ruleset.players)]
-    game, tokens = WebGame.create(ruleset, seats, args.match, seed, games)
     url = url_of(host, port)
-    lines = [f"seat {s}: {url}/game/{game.id}?seat={s}&token={t}" for s, t in tokens.items()]
-    lines += [f"watch: {url}/game/{game.id}", f"lobby: {url}/",
+    if args.relink is not None:
+        game_id, seat, token = relink(games, args.relink)
+        lines = [f"seat {seat} of game {game_id}, a new link (the old one no longer works): "
+                 f"{url}/game/{game_id}?seat={seat}&token={token}"]
+    else:
+        seats = [HUMAN if s == seat else bots for s in range(ruleset.players)]
+        owner = new_token()
+        game, tokens = WebGame.create(ruleset, seats, args.match, seed, games,
+                                      timer=args.timer, owner=owner)
+        game_id = game.id
+        lines = [f"seat {s}: {url}/game/{game.id}?seat={s}&token={t}"
+                 for s, t in tokens.items()]
+        lines += [f"watch: {url}/game/{game.id}",
+                  f"end this table: {url}{end_link(game.id, owner)}"]
+    lines += [f"lobby: {url}/ (new tables, and replays of finished hands)",
               f"games: {games} (ddz replay checks each record; Ctrl+C stops the server)"]
 
     def announce(tables: Tables) -> None:
-        print("\n".join([*lines, *tables_lines(tables, url, game.id)]), flush=True)
+        print("\n".join([*lines, *tables_lines(tables, url, game_id, games)]), flush=True)
 
-    serve(games, host, port, announce, pace)
-    _emit(args, {"served": url, "game": game.id, "games": str(games)},
+    serve(games, host, port, announce, pace, expire_after=expire)
+    _emit(args, {"served": url, "game": game_id, "games": str(games)},
           lambda: f"ddz play: stopped serving on {url}; the games are kept in {games}")
     return 0
 
@@ -1323,6 +1343,15 @@ def _play_command(add: Add) -> None:
     _address_options(p)
     p.add_argument("--pace", type=float, metavar="S", help="with --serve: seconds between two "
                    "moves of the bots, so that each is seen (default 0.7; 0: at once)")
+    p.add_argument("--timer", type=int, metavar="S", help="with --serve: the new table's turn "
+                   "timer, 5 to 3600 seconds: a person who takes longer has the standard bot "
+                   "play their turn (or, at a hand's end, the next hand dealt); default none")
+    p.add_argument("--expire", type=float, metavar="MIN", help="with --serve: a finished "
+                   "table left unchanged this many minutes is ended (default 1440, a day); "
+                   "its hands stay for replay")
+    p.add_argument("--relink", metavar="ID:SEAT", help="with --serve: give a person's seat of "
+                   "a saved table a new link (the old one stops working) instead of dealing a "
+                   "new table")
     p.epilog = ("Exit codes: 0 the hand or match was played, or left with its progress saved, "
                 "or the server was stopped (nothing typed during the game ends it with an "
                 "error: a refused action gets its reason on screen and the game goes on); "

@@ -247,16 +247,20 @@ def test_ddz_play_resume_continues_a_match_saved_mid_hand_to_a_valid_record(
     assert capsys.readouterr().out.startswith("valid match: ")
 
 
+#: What the options that only a server takes say without --serve.
+SERVE_ONLY = "--host, --port, --games, --pace, --timer, --expire and --relink go with --serve"
+
+
 @pytest.mark.parametrize(("argv", "words"), [
     (["--match", "--seed", str(2**63)], "--seed: a seed must be an integer between "
      "-(2**63 - 1) and 2**63 - 1"),
     (["--match", "--bots", "genius"], "--bots 'genius': unknown bot level"),
     (["--match", "--seat", "3"], "--seat 3: classic has seats 0 to 2"),
     (["--match", "--save", "x.json", "--no-save"], "--save and --no-save: choose one"),
-    (["--port", "8000"], "--host, --port, --games and --pace go with --serve"),
-    (["--host", "localhost"], "--host, --port, --games and --pace go with --serve"),
-    (["--games", "g"], "--host, --port, --games and --pace go with --serve"),
-    (["--pace", "0"], "--host, --port, --games and --pace go with --serve"),
+    (["--port", "8000"], SERVE_ONLY),
+    (["--host", "localhost"], SERVE_ONLY),
+    (["--games", "g"], SERVE_ONLY),
+    (["--pace", "0"], SERVE_ONLY),
     (["--serve", "--pace", "-1"], "--pace must be between 0 and 10 seconds, got -1"),
     (["--serve", "--pace", "11"], "--pace must be between 0 and 10 seconds, got 11"),
     (["--serve", "--save", "x.json"], "--save does not go with --serve"),
@@ -413,7 +417,7 @@ def test_ddz_play_serve_prints_the_links_and_plays_a_game_over_its_websocket(
         seat = next(line for line in lines if line.startswith("seat 0: "))
         link = seat.removeprefix("seat 0: ")
         assert link.startswith(f"{url}/game/") and "?seat=0&token=" in link
-        assert f"lobby: {url}/" in lines
+        assert f"lobby: {url}/ (new tables, and replays of finished hands)" in lines
         status, kind, _ = get(f"{url}/api/rulesets")
         assert status == 200 and kind.startswith("application/json")
         game_id = link.removeprefix(f"{url}/game/").split("?")[0]

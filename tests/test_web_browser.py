@@ -74,10 +74,10 @@ class Server:
     base: str
     games: Path
 
-    def new_game(self, ruleset: str, seats: list[str], seed: int, match: bool = False
-                 ) -> dict[str, Any]:
+    def new_game(self, ruleset: str, seats: list[str], seed: int, match: bool = False,
+                 **extra: Any) -> dict[str, Any]:
         body = json.dumps({"ruleset": ruleset, "seats": seats, "match": match,
-                           "seed": seed}).encode()
+                           "seed": seed, **extra}).encode()
         request = urllib.request.Request(self.base + "/api/games", data=body, method="POST",
                                          headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request) as reply:
@@ -239,7 +239,7 @@ def play_out(table: Table, limit: int = 200) -> int:
 STATE_KEYS = {"game", "ruleset", "seat", "seats", "phase", "to_act", "your_turn", "hand",
               "words", "can_play", "trick", "kitty", "multiplier", "stake_line", "aids", "log",
               "result", "match", "can_next", "word_labels", "waiting_for", "wild",
-              "last_trick", "details"}
+              "last_trick", "details", "timer", "notices", "timer_left"}
 SEAT_KEYS = {"seat", "who", "role", "cards_left", "last", "last_said", "to_act"}
 
 
@@ -466,6 +466,22 @@ def test_the_lobby_makes_a_game_whose_links_open_the_table(
     page.close()
 
 
+def test_the_lobby_gives_its_creator_a_page_that_ends_the_table(
+        server: Server, browser: Any) -> None:
+    page = browser.new_page()
+    page.goto(server.base + "/")
+    page.get_by_label("Ruleset", exact=True).select_option("two-player")
+    page.get_by_role("button", name="Deal", exact=True).click()
+    watch = page.get_by_role("link", name="Watch the game").get_attribute("href")
+    page.get_by_role("link", name="End this table").click()
+    page.get_by_role("button", name="End the table").click()
+    page.wait_for_function("document.getElementById('end-result').textContent === "
+                           "'The table has ended.'", timeout=WAIT_MS)
+    page.goto(server.base + watch)
+    assert "this table has ended: ended by its creator" in page.content()
+    page.close()
+
+
 def test_a_dropped_websocket_reconnects_and_the_game_goes_on(
         server: Server, browser: Any) -> None:
     game = server.new_game("two-player", ["human", "standard"], seed=13)
@@ -555,6 +571,27 @@ def test_the_table_fits_the_screen_and_every_button_can_be_tapped(
     page.wait_for_function("[...document.querySelectorAll('#log li')].some("
                            "li => li.textContent.startsWith('seat 0 (you) says pass'))",
                            timeout=WAIT_MS)
+    page.close()
+
+
+def test_a_timed_table_counts_down_and_a_table_its_creator_ended_says_so(
+        server: Server, browser: Any) -> None:
+    game = server.new_game("two-player", ["human", "standard"], seed=3, timer=600)
+    table = open_table(browser, server, game["links"]["0"])
+    page = table.page
+    page.wait_for_function("/^\\d+ s left (for your turn|for seat \\d)/.test("
+                           "document.getElementById('timer-line').textContent)",
+                           timeout=WAIT_MS)
+    owner = game["end"].rsplit("owner=", 1)[1]
+    request = urllib.request.Request(f"{server.base}/api/games/{game['id']}/end",
+                                     data=json.dumps({"owner": owner}).encode(),
+                                     headers={"Content-Type": "application/json"},
+                                     method="POST")
+    with urllib.request.urlopen(request) as reply:
+        assert reply.status == 200
+    page.wait_for_function("document.getElementById('connection').textContent === "
+                           "'this table has ended: ended by its creator'", timeout=WAIT_MS)
+    assert page.locator("#hint").is_disabled() and page.locator("#play").is_disabled()
     page.close()
 
 

@@ -26,6 +26,9 @@ DEFAULT_PORT = 8000
 #: Seconds between two moves of the bots at a browser table, unless ``--pace`` says, and the
 #: most it may say.
 DEFAULT_PACE, MAX_PACE = 0.7, 10.0
+#: Minutes a finished table may stand unchanged before it is ended, unless ``--expire``
+#: says (a day), and the most it may say (a year).
+DEFAULT_EXPIRE, MAX_EXPIRE = 1440.0, 525_600.0
 #: The environment variable naming the games folder where ``--games`` is not given.
 GAMES_ENV = "DDZ_GAMES_DIR"
 #: The largest websocket message uvicorn takes: a page's message is at most 4 KB, and the
@@ -62,6 +65,34 @@ def check_pace(pace: float) -> None:
                          f"{pace:g}")
 
 
+def check_expire(minutes: float) -> float:
+    """``--expire``: minutes a finished table may stand unchanged, more than 0 and at most
+    :data:`MAX_EXPIRE`; in seconds."""
+    if not 0 < minutes <= MAX_EXPIRE:
+        raise UsageError(Named("expire"), f" must be more than 0 and at most {MAX_EXPIRE:g} "
+                         f"minutes, got {minutes:g}")
+    return minutes * 60
+
+
+def relink(games: Path, which: str) -> tuple[str, int, str]:
+    """``--relink ID:SEAT``: a new token for a person's seat of a saved table (the old one
+    stops working); the game's id, the seat, and the token."""
+    from ddz_rules.play.web.game import ID_PATTERN, WebGame
+
+    game_id, _, seat_text = which.rpartition(":")
+    if not ID_PATTERN.match(game_id) or not (seat_text.isascii() and seat_text.isdigit()
+                                              and len(seat_text) <= 2):
+        raise UsageError(Named("relink"), f" {which[:60]!r}: expected a game's id and a seat, "
+                         "such as AbC123xyz:0")
+    folder = games / game_id
+    if not folder.is_dir():
+        raise UsageError(Named("relink"), f" {game_id}: no such game in {games}")
+    game = WebGame.load(folder)
+    if game.ended is not None:
+        raise UsageError(Named("relink"), f" {game_id}: the table has ended ({game.ended})")
+    return game_id, int(seat_text), game.relink(int(seat_text))
+
+
 def check_port(port: int) -> None:
     """``--port``: a TCP port to listen on, 1 to 65535."""
     if not 1 <= port <= 65535:
@@ -95,15 +126,18 @@ def url_of(host: str, port: int) -> str:
 
 
 def serve(games_dir: Path | None, host: str, port: int, announce: Callable[[Tables], None],
-          pace: float = DEFAULT_PACE, replay_files: list[Path] | None = None) -> None:
+          pace: float = DEFAULT_PACE, replay_files: list[Path] | None = None,
+          expire_after: float = DEFAULT_EXPIRE * 60) -> None:
     """Serve the tables of ``games_dir`` (None: tables are not saved) on ``host:port`` until
     Ctrl+C or SIGTERM, the bots moving ``pace`` seconds apart, and ``replay_files`` for replay;
-    ``announce`` is given the server's tables once it starts."""
+    a finished table unchanged for ``expire_after`` seconds is ended; ``announce`` is given
+    the server's tables once it starts."""
     import uvicorn
 
     from ddz_rules.play.web.server import create_app
 
-    app = create_app(games_dir, announce=announce, pace=pace, replay_files=replay_files)
+    app = create_app(games_dir, announce=announce, pace=pace, replay_files=replay_files,
+                     expire_after=expire_after)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                             ws_max_size=WS_MAX_SIZE, lifespan="on")
     # uvicorn stops on Ctrl+C or SIGTERM and then raises the signal again under the handlers
@@ -124,12 +158,21 @@ def serve(games_dir: Path | None, host: str, port: int, announce: Callable[[Tabl
             signal.signal(sig, handler)
 
 
-def tables_lines(tables: Tables, url: str, new_id: str) -> list[str]:
+def tables_lines(tables: Tables, url: str, new_id: str, games: Path) -> list[str]:
     """What a starting server says of the games it found in its folder: each table resumed
-    with its watch link, and each damaged game with why (its files are left untouched)."""
-    lines = [f"resumed: {url}/game/{game_id}" for game_id in sorted(tables.tables)
-             if game_id != new_id]
+    with its watch link (and how to give a seat a new link), each damaged game with why (its
+    files are left untouched), and how many tables have ended."""
+    resumed = [game_id for game_id in sorted(tables.tables) if game_id != new_id]
+    lines = [f"resumed: {url}/game/{game_id} (people at seats "
+             f"{', '.join(map(str, tables.tables[game_id].game.people)) or 'none'})"
+             for game_id in resumed]
+    if resumed:
+        lines.append(f"a seat's new link (its old one then stops working): ddz play --serve "
+                     f"--games {games} --relink ID:SEAT")
     lines += [f"not resumed: {game_id}: {why}" for game_id, why in sorted(tables.damaged.items())]
+    if tables.ended:
+        lines.append(f"ended: {len(tables.ended)} table{'s' if len(tables.ended) != 1 else ''}"
+                     " (their finished hands are in the lobby's replays)")
     return lines
 
 

@@ -27,7 +27,8 @@ import random
 import re
 import secrets
 import threading
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -72,12 +73,23 @@ HINT_LEVEL = "standard"
 LOG_LINES = 50
 #: The largest ``game.json`` a resume reads.
 MAX_GAME_FILE = 16_384
+#: The bot that plays for a person whose turn timer ran out.
+STAND_IN = "standard"
+#: The seconds a turn timer may give, at least and at most.
+TIMER_RANGE = (5, 3600)
+#: Notices of what the table did for absent people, kept.
+NOTICES = 5
 #: A game id: what :func:`new_id` makes, and all a folder name may be to be resumed.
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{6,40}$")
 
 
 def new_id() -> str:
     return secrets.token_urlsafe(9)
+
+
+def new_token() -> str:
+    """A secret token: a seat's, or the one that lets a table's creator end it."""
+    return secrets.token_urlsafe(24)
 
 
 def token_hash(token: str) -> str:
@@ -140,19 +152,32 @@ class WebGame:
         #: The people who have seen the hand's result and asked for the next: it is dealt
         #: once every person has (so that nobody's result is wiped before they saw it).
         self.ready: set[int] = set()
+        #: Seconds a person has for a turn (and to look at a result) before the table goes
+        #: on without them (:meth:`time_out`); None: no timer.
+        self.timer: int | None = None
+        #: The sha256 of the token that lets the table's creator end it (None: nobody may).
+        self.owner: str | None = None
+        #: Why the table has ended (by its creator, or expired), or None while it is open.
+        self.ended: str | None = None
+        #: What the table did for absent people (the last :data:`NOTICES`), newest last.
+        self.notices: deque[str] = deque(maxlen=NOTICES)
 
     # ------------------------------------------------------------ making
 
     @classmethod
     def create(cls, ruleset: Ruleset, seats: list[str], match: bool = False,
                seed: int | None = None, games_dir: Path | None = None,
-               game_id: str | None = None) -> tuple[WebGame, dict[int, str]]:
-        """A new table and the token of each human seat; saved at once under ``games_dir``."""
+               game_id: str | None = None, timer: int | None = None,
+               owner: str | None = None) -> tuple[WebGame, dict[int, str]]:
+        """A new table and the token of each human seat; saved at once under ``games_dir``.
+        ``timer``: seconds a person has for a turn (:data:`TIMER_RANGE`); ``owner``: the
+        token that may end the table (its creator's)."""
         check_seats(ruleset, seats)
+        check_timer(timer)
         if seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
         check_seed(seed, "seed")
-        tokens = {s: secrets.token_urlsafe(24) for s, who in enumerate(seats) if who == HUMAN}
+        tokens = {s: new_token() for s, who in enumerate(seats) if who == HUMAN}
         game_id = game_id or new_id()
         folder = None
         name = None
@@ -167,6 +192,8 @@ class WebGame:
                                   ("choose another games folder (", Named("games"), ")"))
         game = cls(game_id, ruleset, seats, match, seed,
                    {s: token_hash(t) for s, t in tokens.items()}, folder, name)
+        game.timer = timer
+        game.owner = None if owner is None else token_hash(owner)
         game.save(meta=True)
         return game, tokens
 
@@ -206,6 +233,7 @@ class WebGame:
         game = cls(meta["id"], ruleset, seats, meta["match"], meta["seed"], hashes, folder,
                    meta["ruleset"])
         game.number = meta["number"]
+        game._table_fields(meta, error)
         where = str(game.record_path())
         record = read_record(where)
         named = record.get("ruleset")
@@ -221,6 +249,24 @@ class WebGame:
                                  f"{done.reason}; the game cannot be continued")
             game.hand = done.hand
         return game
+
+    def _table_fields(self, meta: dict[str, Any], error: Callable[[str], UsageError]) -> None:
+        """The fields of ``game.json`` a table may leave out: its timer, owner, and end."""
+        timer, owner, ended = meta.get("timer"), meta.get("owner"), meta.get("ended")
+        if timer is not None:
+            if not isinstance(timer, int) or isinstance(timer, bool):
+                raise error("field timer: expected seconds (an integer) or null")
+            try:
+                check_timer(timer)
+            except UsageError as exc:
+                raise error(f"field {exc}") from None
+        if owner is not None and not (isinstance(owner, str)
+                                      and re.fullmatch(r"[0-9a-f]{64}", owner)):
+            raise error("field owner: not a token hash")
+        if ended is not None and not isinstance(ended, str):
+            raise error("field ended: expected why the table ended, or null")
+        self.timer, self.owner = timer, owner
+        self.ended = None if ended is None else ended[:200]
 
     def _resume_match(self, record: dict[str, Any], where: str) -> None:
         if "hands" not in record:
@@ -263,7 +309,8 @@ class WebGame:
         return {"ddz_web": 1, "id": self.id, "ruleset": self.ruleset_name,
                 "seats": self.seats, "match": self.is_match, "seed": self.seed,
                 "number": self.number,
-                "tokens": {str(s): h for s, h in sorted(self.hashes.items())}}
+                "tokens": {str(s): h for s, h in sorted(self.hashes.items())},
+                "timer": self.timer, "owner": self.owner, "ended": self.ended}
 
     def _hand_record(self, hand: Hand) -> dict[str, Any]:
         record = to_record(hand)
@@ -305,6 +352,81 @@ class WebGame:
             return False
         return hmac.compare_digest(stored, token_hash(token))
 
+    def relink(self, seat: int) -> str:
+        """A new token for a person's seat, saved; the seat's old link stops working."""
+        with self.lock:
+            if seat not in self.hashes:
+                people = ", ".join(map(str, self.people)) or "none"
+                raise UsageError(f"game {self.id}: seat {seat} is not a person's (people's "
+                                 f"seats: {people})")
+            token = new_token()
+            self.hashes[seat] = token_hash(token)
+            self.version += 1
+            self.save(meta=True)
+            return token
+
+    def check_owner(self, token: object) -> bool:
+        """Whether ``token`` is the one that may end this table."""
+        return (self.owner is not None and isinstance(token, str)
+                and hmac.compare_digest(self.owner, token_hash(token)))
+
+    def end(self, why: str) -> None:
+        """End the table: it takes no more actions and is no longer served; its files stay
+        (its finished hands can still be replayed)."""
+        with self.lock:
+            self.ended = why
+            self.version += 1
+            self.save(meta=True)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the table's hand is over (a match: the match is), so that it may expire."""
+        if self.hand.result is None:
+            return False
+        return self.match is None or self.match.state.over
+
+    def time_out(self, version: int) -> bool:
+        """The turn timer ran out at ``version``: where that is still the game's version and
+        a person is keeping the table waiting, the table goes on without them (the
+        :data:`STAND_IN` bot plays their turn, or the next hand is dealt), said in a notice.
+        Whether anything changed."""
+        with self.lock:
+            if version != self.version or self.ended is not None:
+                return False
+            waiting = self.waiting_for()
+            if waiting:
+                seats = " and ".join(f"seat {s}" for s in waiting)
+                self.ready.update(waiting)
+                self.notices.append(f"{seats} did not ask for the next hand within "
+                                    f"{self.timer} s: it is dealt")
+                self._next(waiting[0])
+                return True
+            seat = self.hand.to_act
+            if seat is None or self.seats[seat] != HUMAN or self.hand.result is not None:
+                return False
+            if STAND_IN not in self._bots:
+                self._bots[STAND_IN] = make_bot(STAND_IN, self.ruleset)
+            rng = random.Random(((self.hand.deal.seed or 0) << 12) + len(self.hand.log)
+                                + 7919 * seat)
+            action = self._bots[STAND_IN].choose(self.hand.view(seat), rng)
+            said = (play_words(self.ruleset, action) if isinstance(action, Play)
+                    else word_words(str(action)))
+            self.hand.apply(action)
+            self.notices.append(f"seat {seat} took longer than {self.timer} s: the "
+                                f"{STAND_IN} bot played for them ({said})")
+            self._changed()
+            return True
+
+    @property
+    def awaits_person(self) -> bool:
+        """Whether the table waits for a person: to act, or to see the result."""
+        if self.ended is not None:
+            return False
+        if self.hand.result is not None:
+            return bool(self.waiting_for())
+        seat = self.hand.to_act
+        return seat is not None and self.seats[seat] == HUMAN
+
     def session(self, seat: int, spoken: bool = True) -> Session:
         """The seat's session over the table's hand: its refusals, readings, hint and lines
         (in words; ``spoken=False``: in the engine's notation, for the details view)."""
@@ -340,6 +462,8 @@ class WebGame:
         """A page's message for ``seat``: applied (``done``), answered (``hint``,
         ``readings``) or refused in one line with nothing changed."""
         with self.lock:
+            if self.ended is not None:
+                return refused(f"this table has ended: {self.ended}")
             if not self.check_token(seat, token):
                 return refused("this link's token is not the seat's: ask for the seat's link",
                                forged=True)
@@ -540,6 +664,8 @@ class WebGame:
             "can_next": seat is not None and self.can_next and seat not in self.ready,
             "waiting_for": self.waiting_for(),
             "wild": [cards.RANKS[r] for r in view.wild],
+            "timer": self.timer,
+            "notices": list(self.notices),
         }
 
     def _multiplier(self, view: View) -> int:
@@ -612,6 +738,17 @@ class _Watcher(Session):
     @property
     def view(self) -> View:
         return self._game.public_view()
+
+
+def check_timer(timer: int | None, name: str | Named = "timer") -> None:
+    """A table's turn timer (``name``, as the caller calls it): None, or whole seconds within
+    :data:`TIMER_RANGE`."""
+    if timer is None:
+        return
+    low, high = TIMER_RANGE
+    if isinstance(timer, bool) or not isinstance(timer, int) or not low <= timer <= high:
+        raise UsageError(name, f" {repr(timer)[:20]}: a turn timer is whole seconds from "
+                         f"{low} to {high}, or none")
 
 
 def check_seats(ruleset: Ruleset, seats: list[Any]) -> None:

@@ -21,7 +21,7 @@ import html
 import json
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +36,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ddz_rules.errors import DdzError
-from ddz_rules.play.web.game import ID_PATTERN, WebGame, refused, resume_all
+from ddz_rules.play.web.game import ID_PATTERN, WebGame, new_token, refused, resume_all
 from ddz_rules.play.web.replays import Replays
 from ddz_rules.records import MAX_RECORD_BYTES
 from ddz_rules.ruleset import bundled_ids, load_bundled
@@ -55,6 +55,10 @@ CLOSE_UNKNOWN = 4404
 CLOSE_FULL = 4429
 #: How deep a page's JSON may nest (a real message nests two levels).
 MAX_DEPTH = 16
+#: Seconds a finished table may stand unchanged before it is ended (a day), unless told.
+EXPIRE_AFTER = 24 * 3600.0
+#: Seconds between two looks for expired tables, at most.
+SWEEP_EVERY = 60.0
 #: What a request that changes a table must declare its body to be.
 JSON_TYPE = "application/json"
 
@@ -149,6 +153,11 @@ class Table:
     connections: set[Connection] = field(default_factory=set)
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: asyncio.Task[None] | None = None
+    #: The turn timer waiting on a person, the game's version it waits at, and when (by
+    #: the server's clock) it runs out.
+    timer: asyncio.Task[None] | None = None
+    timer_version: int = -1
+    deadline: float | None = None
 
 
 class Tables:
@@ -157,16 +166,60 @@ class Tables:
     saved in its folder) to make room, and is loaded again when its link is next followed;
     so the cap bounds memory, never the games a folder may keep."""
 
-    def __init__(self, games_dir: Path | None, max_games: int) -> None:
+    def __init__(self, games_dir: Path | None, max_games: int,
+                 expire_after: float = EXPIRE_AFTER,
+                 now: Callable[[], float] = time.time) -> None:
         self.games_dir = games_dir
         self.max_games = max_games
+        #: Seconds a finished table may stay unchanged before it is ended; ``now`` tells the
+        #: time (the files' clock).
+        self.expire_after = expire_after
+        self.now = now
         self.tables: dict[str, Table] = {}
         #: Saved games that could not be resumed, by id: why (named at start, and to anyone
         #: who follows their link; their folders are left as they are).
         self.damaged: dict[str, str] = {}
+        #: Tables that have ended, by id: why (their links say so; their saves stay).
+        self.ended: dict[str, str] = {}
+        self._swept = float("-inf")
         #: When each table was last found or made (a counter: the order is all that counts).
         self.used: dict[str, int] = {}
         self._ticks = 0
+
+    def expired(self, game: WebGame) -> bool:
+        """Whether a finished table has stood unchanged longer than :attr:`expire_after`."""
+        return game.finished and self.now() - _last_saved(game) > self.expire_after
+
+    def end(self, game: WebGame, why: str) -> None:
+        """End a table (saved so, dropped from memory, its link saying why)."""
+        game.end(why)
+        self.tables.pop(game.id, None)
+        self.used.pop(game.id, None)
+        self.ended[game.id] = why
+
+    def admit(self, game: WebGame) -> Table | None:
+        """Hold a loaded game, unless it has ended or expires now (then None)."""
+        if game.ended is None and self.expired(game):
+            game.end(f"expired: over and unchanged for {_duration(self.expire_after)}")
+        if game.ended is not None:
+            self.ended[game.id] = game.ended
+            return None
+        return self.add(game)
+
+    def sweep(self) -> list[Table]:
+        """End every table held that has expired; the tables ended (their pages are told).
+        Looked at most once every :data:`SWEEP_EVERY` seconds (it reads each table's file
+        time)."""
+        now = self.now()
+        if now - self._swept < min(SWEEP_EVERY, self.expire_after):
+            return []
+        self._swept = now
+        gone = [table for table in self.tables.values()
+                if (table.bots is None or table.bots.done()) and self.expired(table.game)]
+        for table in gone:
+            self.end(table.game, "expired: over and unchanged for "
+                     f"{_duration(self.expire_after)}")
+        return gone
 
     def add(self, game: WebGame) -> Table:
         table = Table(game)
@@ -199,11 +252,12 @@ class Tables:
         if not ID_PATTERN.match(game_id):
             return None
         table = self.tables.get(game_id)
-        if table is None and self.games_dir is not None and game_id not in self.damaged:
+        if (table is None and self.games_dir is not None and game_id not in self.damaged
+                and game_id not in self.ended):
             folder = self.games_dir / game_id
             if folder.is_dir() and not folder.is_symlink() and self.make_room():
                 try:
-                    table = self.add(WebGame.load(folder))
+                    table = self.admit(WebGame.load(folder))
                 except DdzError as exc:
                     self.damaged[game_id] = str(exc)
                     return None
@@ -245,11 +299,13 @@ class TableServer:
 
 
     async def broadcast(self, table: Table) -> None:
+        self.start_timer(table)
         async with table.send_lock:
             states: dict[int | None, dict[str, Any]] = {}
             for conn in list(table.connections):
                 if conn.seat not in states:
-                    states[conn.seat] = await to_thread.run_sync(table.game.state, conn.seat)
+                    states[conn.seat] = self.with_timer(
+                        table, await to_thread.run_sync(table.game.state, conn.seat))
                 try:
                     await conn.socket.send_json({"type": "state", "state": states[conn.seat]})
                 except Exception:  # a socket gone away: forget it
@@ -267,9 +323,8 @@ class TableServer:
 
     def start_bots(self, table: Table) -> None:
         if (table.bots is None or table.bots.done()) and table.game.bot_to_act:
-            table.bots = asyncio.get_running_loop().create_task(self.run_bots(table))
-            self.tasks.add(table.bots)
-            table.bots.add_done_callback(self.tasks.discard)
+            table.bots = self._spawn(self.run_bots(table))
+        self.start_timer(table)
 
     @staticmethod
     def error(status: int, message: str) -> JSONResponse:
@@ -308,7 +363,7 @@ class TableServer:
                               '"match": false}')
         if not isinstance(data, dict):
             return self.error(400, "expected a JSON object")
-        extra = set(data) - {"ruleset", "seats", "match", "seed"}
+        extra = set(data) - {"ruleset", "seats", "match", "seed", "timer"}
         if extra:
             return self.error(400, f"unknown field {sorted(extra)[0][:40]!r}")
         ruleset_id, seats = data.get("ruleset"), data.get("seats")
@@ -323,28 +378,129 @@ class TableServer:
             return self.error(400, "match: expected true or false")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             return self.error(400, "seed: expected an integer")
+        timer = data.get("timer")
+        self.expire()
         if not self.registry.make_room():
             return self.error(503, f"this server holds {self.registry.max_games} games in "
                               "play already, each open on a page or moving")
         ruleset = load_bundled(ruleset_id)
+        owner = new_token()
         try:
             game, tokens = await to_thread.run_sync(
-                lambda: WebGame.create(ruleset, seats, match, seed, self.registry.games_dir))
+                lambda: WebGame.create(ruleset, seats, match, seed, self.registry.games_dir,
+                                       timer=timer, owner=owner))
         except DdzError as exc:
             return self.error(400, str(exc))
         table = self.registry.add(game)
         self.start_bots(table)
         return JSONResponse({"id": game.id, "watch": f"/game/{game.id}",
                              "links": {str(s): f"/game/{game.id}?seat={s}&token={t}"
-                                       for s, t in tokens.items()}}, status_code=201)
+                                       for s, t in tokens.items()},
+                             "end": end_link(game.id, owner)}, status_code=201)
+
+    async def end_page(self, request: Request) -> Response:
+        if self.find(request.path_params["id"]) is None:
+            shown = html.escape(self.missing(request.path_params["id"]))
+            return HTMLResponse(f"<!doctype html><title>ddz play</title><p>{shown}</p>",
+                                status_code=404)
+        return await self.page("end.html", "the page that ends a table is missing")
+
+    async def end_game(self, request: Request) -> Response:
+        """The creator ends a table: ``{"owner": TOKEN}``, the token its making gave."""
+        refusal = refuse_post(request)
+        if refusal:
+            return self.error(*refusal)
+        body, fault = await read_body(request, MAX_MESSAGE)
+        if fault:
+            return self.error(400, fault)
+        try:
+            data = parse_message(body)
+        except ValueError:
+            return self.error(400, 'expected {"owner": TOKEN}')
+        game_id = request.path_params["id"]
+        table = self.find(game_id)
+        if table is None:
+            return self.error(404, self.missing(game_id))
+        if not isinstance(data, dict) or not table.game.check_owner(data.get("owner")):
+            return self.error(403, "only the table's creator may end it (the token its "
+                              "making gave)")
+        await self.close_table(table, "ended by its creator")
+        return JSONResponse({"ended": game_id})
+
+    async def close_table(self, table: Table, why: str) -> None:
+        """End a table and tell every page open on it, closing their sockets."""
+        if table.timer is not None:
+            table.timer.cancel()
+        if table.bots is not None:
+            table.bots.cancel()
+        await to_thread.run_sync(lambda: self.registry.end(table.game, why))
+        for conn in list(table.connections):
+            with contextlib.suppress(Exception):
+                await conn.socket.send_json(refused(f"this table has ended: {why}").message)
+                await conn.socket.close(CLOSE_UNKNOWN)
+        table.connections.clear()
+
+    def expire(self) -> None:
+        """End the tables that have expired, telling their pages (in the background)."""
+        for table in self.registry.sweep():
+            for conn in list(table.connections):
+                self._spawn(self._tell_ended(conn, table.game.ended or "expired"))
+            table.connections.clear()
+
+    async def _tell_ended(self, conn: Connection, why: str) -> None:
+        with contextlib.suppress(Exception):
+            await conn.socket.send_json(refused(f"this table has ended: {why}").message)
+            await conn.socket.close(CLOSE_UNKNOWN)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    # ------------------------------------------------------------ the turn timer
+
+    def start_timer(self, table: Table) -> None:
+        """Where the table has a timer and waits for a person at a new version, start it:
+        when it runs out, the table goes on without them (:meth:`WebGame.time_out`)."""
+        game = table.game
+        if not game.timer or table.timer_version == game.version:
+            return
+        if table.timer is not None:
+            table.timer.cancel()
+        table.timer, table.deadline, table.timer_version = None, None, game.version
+        if game.awaits_person:
+            table.deadline = self.clock() + game.timer
+            table.timer = self._spawn(self._run_timer(table, game.version, game.timer))
+
+    async def _run_timer(self, table: Table, version: int, seconds: int) -> None:
+        await self.sleep(seconds)
+        if table.timer is asyncio.current_task():  # run out: the next timer must not cancel
+            table.timer = None                     # this task while it still broadcasts
+        if await to_thread.run_sync(table.game.time_out, version):
+            await self.broadcast(table)
+            self.start_bots(table)
+
+    def with_timer(self, table: Table, state: dict[str, Any]) -> dict[str, Any]:
+        """A state with the seconds left on the turn timer (None: no timer is running)."""
+        left = None
+        if table.deadline is not None and table.timer_version == table.game.version:
+            left = max(0, round(table.deadline - self.clock()))
+        return {**state, "timer_left": left}
 
     def find(self, game_id: str) -> Table | None:
+        self.expire()
         return self.registry.find(game_id)
 
     def missing(self, game_id: str) -> str:
-        """Why a game id finds no table: the reason its saved game could not be resumed,
-        or that there is no such game."""
-        damaged = self.registry.damaged.get(game_id) if ID_PATTERN.match(game_id) else None
+        """Why a game id finds no table: it has ended, its saved game could not be resumed,
+        or there is no such game."""
+        if not ID_PATTERN.match(game_id):
+            return "no such game"
+        ended = self.registry.ended.get(game_id)
+        if ended:
+            return f"this table has ended: {ended}"
+        damaged = self.registry.damaged.get(game_id)
         return f"this game could not be resumed: {damaged}" if damaged else "no such game"
 
     async def table_page(self, request: Request) -> Response:
@@ -364,7 +520,8 @@ class TableServer:
             return self.error(400, fault)
         if not table.game.check_token(seat, token):
             return self.error(403, "this link's token is not the seat's")
-        return JSONResponse(await to_thread.run_sync(table.game.state, seat))
+        return JSONResponse(self.with_timer(table, await to_thread.run_sync(table.game.state,
+                                                                            seat)))
 
     async def socket(self, websocket: WebSocket) -> None:
         await websocket.accept()
@@ -394,8 +551,8 @@ class TableServer:
         table.connections.add(conn)
         try:
             async with table.send_lock:
-                await websocket.send_json({"type": "state", "state": await to_thread.run_sync(
-                    table.game.state, seat)})
+                await websocket.send_json({"type": "state", "state": self.with_timer(
+                    table, await to_thread.run_sync(table.game.state, seat))})
             self.start_bots(table)
             while True:
                 message = await websocket.receive()
@@ -506,6 +663,8 @@ class TableServer:
             Route("/api/games", self.new_game, methods=["POST"]),
             Route("/api/games/{id}/state", self.state),
             Route("/game/{id}", self.table_page),
+            Route("/game/{id}/end", self.end_page),
+            Route("/api/games/{id}/end", self.end_game, methods=["POST"]),
             Route("/replay/{id}", self.replay_page),
             Route("/api/replays", self.replay_list),
             Route("/api/replays/new", self.send_replay, methods=["POST"]),
@@ -516,6 +675,26 @@ class TableServer:
         ], lifespan=self.lifespan)
         app.state.tables = self.registry
         return app
+
+
+def end_link(game_id: str, owner: str) -> str:
+    """The page where a table's creator ends it."""
+    return f"/game/{game_id}/end?owner={owner}"
+
+
+def _duration(seconds: float) -> str:
+    """Seconds as people say them: ``90 minutes``, ``2 hours``, ``1 day``.
+
+    >>> _duration(5400), _duration(7200), _duration(86400), _duration(30)
+    ('90 minutes', '2 hours', '1 day', '30 seconds')
+    """
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    if seconds >= 60:
+        return f"{round(seconds / 60)} minutes"
+    return f"{seconds:g} seconds"
 
 
 def _last_saved(game: WebGame) -> float:
@@ -530,18 +709,25 @@ def create_app(games_dir: Path | None, max_games: int = MAX_GAMES,
                announce: Callable[[Tables], None] | None = None,
                tables: Tables | None = None, pace: float = 0.0,
                sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-               replay_files: list[Path] | None = None) -> Starlette:
+               replay_files: list[Path] | None = None,
+               expire_after: float = EXPIRE_AFTER,
+               now: Callable[[], float] = time.time) -> Starlette:
     """The app serving the tables saved under ``games_dir`` (resumed at once; None: tables
     are not saved). ``clock`` times the rate limit; ``announce`` is given the tables once it
     serves (those resumed, and the damaged ones with why); ``pace`` is the seconds before
     each bot's move (``sleep`` waits them out); ``replay_files`` are records offered for
-    replay beside the games folder's finished saves."""
-    registry = tables or Tables(games_dir, max_games)
+    replay beside the games folder's finished saves; a finished table unchanged for
+    ``expire_after`` seconds (by ``now``, the files' clock) is ended."""
+    registry = tables or Tables(games_dir, max_games, expire_after, now)
     if tables is None and games_dir is not None:
         resumed, damaged = resume_all(games_dir)
         # the games played last are held; the others wait in their folders for their links
-        for game in sorted(resumed.values(), key=_last_saved, reverse=True)[:max_games]:
-            registry.add(game)
+        held = 0
+        for game in sorted(resumed.values(), key=_last_saved, reverse=True):
+            if held < max_games:
+                held += registry.admit(game) is not None
+            elif game.ended is not None:
+                registry.ended[game.id] = game.ended
         registry.damaged = damaged
     replays = Replays(games_dir, replay_files)
     return TableServer(registry, max_sockets, clock, announce, pace, sleep, replays).app()

@@ -232,8 +232,35 @@ function trickWinner(entries) {
   return plays.length ? plays[plays.length - 1].seat : null;
 }
 
+let countdown = null;   // the turn timer's ticking, while one runs
+
+/** The turn timer, counted down on the page from the seconds the server said were left. */
+function renderTimer(s) {
+  if (countdown) clearInterval(countdown);
+  countdown = null;
+  const line = $("timer-line");
+  if (s.timer_left === null || s.timer_left === undefined) {
+    line.textContent = s.timer ? "turn timer: " + s.timer + " s a turn" : "";
+    return;
+  }
+  const until = Date.now() + 1000 * s.timer_left;
+  const who = s.phase === "settled" ? "to see the result" : s.your_turn ? "for your turn"
+    : "for seat " + s.to_act;
+  const tick = () => {
+    const left = Math.max(0, Math.round((until - Date.now()) / 1000));
+    line.textContent = left + " s left " + who + "; then the standard bot plays on";
+    if (s.phase === "settled") line.textContent = left + " s left " + who +
+      "; then the next hand is dealt";
+  };
+  tick();
+  countdown = setInterval(tick, 1000);
+}
+
 function renderTrick(s) {
   $("status").textContent = (s.aids && s.aids.status) || "";
+  const notices = s.notices || [];
+  $("notice").textContent = notices.length ? notices[notices.length - 1] : "";
+  renderTimer(s);
   const trick = $("trick");
   const current = s.trick || [];
   const before = s.last_trick || [];
@@ -528,8 +555,8 @@ function connect() {
   socket.addEventListener("close", (event) => {
     $("connection").className = "down";
     if (event.code === 4403 || event.code === 4404) {
-      shutOut("not let in: " + (lastRefusal || event.reason ||
-                                "this link is not valid for this game"));
+      const why = lastRefusal || event.reason || "this link is not valid for this game";
+      shutOut(why.startsWith("this table has ended") ? why : "not let in: " + why);
       return;
     }
     if (closedForGood) return;
