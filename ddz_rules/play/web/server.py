@@ -348,19 +348,26 @@ class TableServer:
                            "players": ruleset.players})
         return JSONResponse(listed)
 
-    async def new_game(self, request: Request) -> Response:
+    async def json_body(self, request: Request, expected: str) -> tuple[Any, Response | None]:
+        """A state-changing request's JSON body (at most :data:`MAX_MESSAGE` bytes), or the
+        response refusing it in one line (from another site, not JSON, too big, too deep)."""
         refusal = refuse_post(request)
         if refusal:
-            return self.error(*refusal)
+            return None, self.error(*refusal)
         body, fault = await read_body(request, MAX_MESSAGE)
         if fault:
-            return self.error(400, fault)
+            return None, self.error(400, fault)
         try:
-            data = parse_message(body)
+            return parse_message(body), None
         except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             depth = str(exc) if "nested" in str(exc) else "not JSON"
-            return self.error(400, f'{depth}: expected {{"ruleset": ID, "seats": [...], '
-                              '"match": false}')
+            return None, self.error(400, f"{depth}: expected {expected}")
+
+    async def new_game(self, request: Request) -> Response:
+        data, refused_now = await self.json_body(
+            request, '{"ruleset": ID, "seats": [...], "match": false}')
+        if refused_now is not None:
+            return refused_now
         if not isinstance(data, dict):
             return self.error(400, "expected a JSON object")
         extra = set(data) - {"ruleset", "seats", "match", "seed", "timer"}
@@ -399,24 +406,14 @@ class TableServer:
                              "end": end_link(game.id, owner)}, status_code=201)
 
     async def end_page(self, request: Request) -> Response:
-        if self.find(request.path_params["id"]) is None:
-            shown = html.escape(self.missing(request.path_params["id"]))
-            return HTMLResponse(f"<!doctype html><title>ddz play</title><p>{shown}</p>",
-                                status_code=404)
-        return await self.page("end.html", "the page that ends a table is missing")
+        return await self.game_page(request, "end.html", "the page that ends a table is "
+                                    "missing")
 
     async def end_game(self, request: Request) -> Response:
         """The creator ends a table: ``{"owner": TOKEN}``, the token its making gave."""
-        refusal = refuse_post(request)
-        if refusal:
-            return self.error(*refusal)
-        body, fault = await read_body(request, MAX_MESSAGE)
-        if fault:
-            return self.error(400, fault)
-        try:
-            data = parse_message(body)
-        except ValueError:
-            return self.error(400, 'expected {"owner": TOKEN}')
+        data, refused_now = await self.json_body(request, '{"owner": TOKEN}')
+        if refused_now is not None:
+            return refused_now
         game_id = request.path_params["id"]
         table = self.find(game_id)
         if table is None:
@@ -504,12 +501,16 @@ class TableServer:
         return f"this game could not be resumed: {damaged}" if damaged else "no such game"
 
     async def table_page(self, request: Request) -> Response:
+        return await self.game_page(request, "table.html", "the table page is missing")
+
+    async def game_page(self, request: Request, name: str, fallback: str) -> Response:
+        """A page of a table that is open, or one line saying why there is none."""
         game_id = request.path_params["id"]
         if self.find(game_id) is None:
             shown = html.escape(self.missing(game_id))
             return HTMLResponse(f"<!doctype html><title>ddz play</title><p>{shown}</p>",
                                 status_code=404)
-        return await self.page("table.html", "the table page is missing")
+        return await self.page(name, fallback)
 
     async def state(self, request: Request) -> Response:
         table = self.find(request.path_params["id"])
