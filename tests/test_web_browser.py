@@ -134,6 +134,14 @@ class Table:
 
     page: Any
     messages: list[dict[str, Any]] = field(default_factory=list)
+    #: Whether the page is a phone's: its buttons are tapped, not clicked.
+    touch: bool = False
+
+    def press(self, button: Any) -> None:
+        if self.touch:
+            button.tap()
+        else:
+            button.click()
 
     def states(self) -> int:
         return int(self.page.evaluate("Number(document.body.dataset.states || 0)"))
@@ -149,9 +157,10 @@ class Table:
         return str(self.page.locator("#refusal").inner_text())
 
 
-def open_table(browser: Any, server: Server, href: str) -> Table:
-    page = browser.new_page()
-    table = Table(page)
+def open_table(browser: Any, server: Server, href: str, phone: bool = False) -> Table:
+    page = (browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True,
+                             is_mobile=True) if phone else browser.new_page())
+    table = Table(page, touch=phone)
 
     def on_socket(ws: Any) -> None:
         ws.on("framereceived", lambda payload: table.messages.append(json.loads(payload)))
@@ -181,7 +190,7 @@ def over(table: Table) -> bool:
 def take_hint(table: Table) -> tuple[str | None, list[str]]:
     """Ask for the hint; return the hinted word, or the names of the hinted cards."""
     page = table.page
-    page.get_by_role("button", name="Hint", exact=True).click()
+    table.press(page.get_by_role("button", name="Hint", exact=True))
     page.wait_for_function("document.getElementById('hint-line').textContent !== ''",
                            timeout=WAIT_MS)
     word = page.locator("#words button.hinted")
@@ -208,16 +217,16 @@ def play_turn(table: Table, until_turn: bool = True) -> None:
     word, names = take_hint(table)
     before = table.states()
     if word is not None:
-        page.get_by_role("button", name=word, exact=True).click()
+        table.press(page.get_by_role("button", name=word, exact=True))
     else:
         assert names, "the hint preselected no card"
-        page.get_by_role("button", name="Clear", exact=True).click()
+        table.press(page.get_by_role("button", name="Clear", exact=True))
         assert page.locator('#hand button[aria-pressed="true"]').count() == 0
         for name in names:
-            page.get_by_role("button", name=name, exact=True, pressed=False).first.click()
+            table.press(page.get_by_role("button", name=name, exact=True, pressed=False).first)
         assert sorted(page.locator('#hand button[aria-pressed="true"]').evaluate_all(
             "cards => cards.map(c => c.getAttribute('aria-label'))")) == sorted(names)
-        page.get_by_role("button", name="Play", exact=True).click()
+        table.press(page.get_by_role("button", name="Play", exact=True))
     if until_turn:
         wait_turn_or_end(table, before)
     else:
@@ -347,6 +356,18 @@ def test_a_whole_two_player_hand_is_played_by_clicking_with_the_aids_and_the_nex
     assert "result" not in second
     assert sorted(table.hand()) == sorted(card_name(ch) for ch in second["deal"]["hands"][0])
     page.close()
+
+
+def test_a_whole_two_player_hand_is_played_by_tapping_on_a_phone(
+        server: Server, browser: Any) -> None:
+    game = server.new_game("two-player", ["human", "standard"], seed=12)
+    table = open_table(browser, server, game["links"]["0"], phone=True)
+    wait_turn_or_end(table, 0)
+    turns = play_out(table)
+    assert turns > 0 and table.page.locator("#scores").inner_text().startswith("You ")
+    assert table.page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert check_seen(table.messages, server.record(game["id"]), 0) >= turns
+    table.page.close()
 
 
 def test_a_reload_mid_hand_and_a_second_tab_show_the_same_table(

@@ -195,7 +195,7 @@ class Replays:
         if saved is None or self.games_dir is None:
             raise UsageError(f"no such replay: {replay_id[:60]!r}")
         path = self.games_dir / saved.group(1) / f"{saved.group(2)}.json"
-        if not path.is_file():
+        if not path.is_file() or path.is_symlink() or path.parent.is_symlink():
             raise UsageError(f"no such replay: {replay_id[:60]!r}")
         replay_file = ReplayFile(replay_id, read_record(str(path)), str(path), path.name)
         if not finished(replay_file):
