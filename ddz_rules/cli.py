@@ -987,7 +987,11 @@ def _serve(args: argparse.Namespace) -> int:
               f"games: {games} (ddz replay checks each record; Ctrl+C stops the server)"]
 
     def announce(tables: Tables) -> None:
-        print("\n".join([*lines, *tables_lines(tables, url, game_id, games)]), flush=True)
+        found = tables_lines(tables, url, game_id)
+        if any(line.startswith("resumed: ") for line in found):
+            found.append(f"a seat's new link (its old one then stops working): ddz play "
+                         f"--serve --games {games} --relink ID:SEAT")
+        print("\n".join([*lines, *found]), flush=True)
 
     serve(games, host, port, announce, pace, expire_after=expire)
     _emit(args, {"served": url, "game": game_id, "games": str(games)},

@@ -165,6 +165,23 @@ def test_relink_at_start_prints_the_new_link_and_deals_no_new_table(
     assert [p.name for p in tmp_path.iterdir()] == [game.id]
 
 
+def test_a_server_that_resumed_tables_says_how_to_give_a_seat_a_new_link(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from ddz_rules.play.web.server import Tables
+
+    game, _ = person_and_bot(tmp_path)
+    tables = Tables(tmp_path, 10)
+    tables.add(game)
+    monkeypatch.setattr("ddz_rules.play.serve.serve", lambda *a, **k: a[3](tables))
+    monkeypatch.setattr("ddz_rules.play.serve.check_address", lambda host, port: None)
+    assert main(["play", "--serve", "-r", "two-player", "--games", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert f"resumed: http://127.0.0.1:8000/game/{game.id} (people at seats 0)" in out
+    assert ("a seat's new link (its old one then stops working): ddz play --serve --games "
+            f"{tmp_path} --relink ID:SEAT") in out
+
+
 @pytest.mark.parametrize(("relink", "words"), [
     ("nothing", "--relink 'nothing': expected a game's id and a seat"),
     ("AbCdEf123:x", "expected a game's id and a seat"),

@@ -158,17 +158,14 @@ def serve(games_dir: Path | None, host: str, port: int, announce: Callable[[Tabl
             signal.signal(sig, handler)
 
 
-def tables_lines(tables: Tables, url: str, new_id: str, games: Path) -> list[str]:
+def tables_lines(tables: Tables, url: str, new_id: str) -> list[str]:
     """What a starting server says of the games it found in its folder: each table resumed
-    with its watch link (and how to give a seat a new link), each damaged game with why (its
-    files are left untouched), and how many tables have ended."""
+    with its watch link, each damaged game with why (its files are left untouched), and how
+    many tables have ended."""
     resumed = [game_id for game_id in sorted(tables.tables) if game_id != new_id]
     lines = [f"resumed: {url}/game/{game_id} (people at seats "
              f"{', '.join(map(str, tables.tables[game_id].game.people)) or 'none'})"
              for game_id in resumed]
-    if resumed:
-        lines.append(f"a seat's new link (its old one then stops working): ddz play --serve "
-                     f"--games {games} --relink ID:SEAT")
     lines += [f"not resumed: {game_id}: {why}" for game_id, why in sorted(tables.damaged.items())]
     if tables.ended:
         lines.append(f"ended: {len(tables.ended)} table{'s' if len(tables.ended) != 1 else ''}"
