@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,8 @@ from ddz_rules.play.web.game import WebGame
 from ddz_rules.play.web.replays import MAX_HELD, Replays
 from ddz_rules.play.web.server import create_app
 from ddz_rules.records import MAX_RECORD_BYTES, read_record, replay, replay_match
-from ddz_rules.ruleset import load_bundled
+from ddz_rules.ruleset import bundled_ids, load_bundled
+from ddz_rules.simulate import simulate
 
 WEB = Path(__file__).parent / "fixtures" / "web"
 HAND = WEB / "hand-marked-card.json"
@@ -56,6 +58,26 @@ def test_a_hand_record_steps_from_the_deal_to_its_result_with_every_hand_open(
     assert frames[-1]["phase"] == "settled" and frames[0]["phase"] == "auction"
     assert frames[-1]["log"][-1] == frames[-1]["log"][-1].strip()
     assert len(frames[-1]["details"]) == len(frames[-1]["log"])  # the notation, line by line
+
+
+@pytest.mark.parametrize("ruleset_id", bundled_ids())
+def test_a_simulated_hand_of_every_bundled_ruleset_replays_to_its_result(
+        ruleset_id: str, tmp_path: Path) -> None:
+    simulate(load_bundled(ruleset_id), 1, 3, tmp_path)
+    paths = sorted(tmp_path.glob(f"{ruleset_id}-*.json"))  # a deal thrown in is one too
+    assert paths
+    replays = Replays(None, paths)
+    for number, path in enumerate(paths):
+        data = replays.find(f"file-{number}").hand(0)
+        frames = data["frames"]
+        assert data["fault"] is None and frames[-1]["result"] is not None
+        assert frames[-1]["result"]["scores"] == list(
+            replay(read_record(str(path)), str(path)).hand.result.scores)  # type: ignore
+        kitty = len(frames[-1]["kitty"] or "")
+        held = [sum(len(h) for h in frame["open"]) for frame in frames]
+        # cards only leave the hands, but for the kitty the landlord takes
+        assert all(after <= before + kitty for before, after in pairwise(held))
+        assert frames[-1]["open"] == frames[-1]["result"]["hands"]
 
 
 def test_trick_marks_stop_at_the_auction_end_and_where_each_trick_is_won(
