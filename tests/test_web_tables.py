@@ -64,7 +64,10 @@ def test_when_the_timer_runs_out_on_a_result_the_next_hand_is_dealt() -> None:
     game, tokens = WebGame.create(TWO, ["human", "human"], seed=7, timer=30)
     while game.hand.result is None:  # both people let the timer play for them
         assert game.time_out(game.version)
+    assert not game.awaits_person and not game.time_out(game.version)  # nobody asked yet
+    assert game.number == 0 and game.hand.result is not None
     assert game.act(0, tokens[0], {"type": "next"}).changed
+    assert game.awaits_person
     assert game.waiting_for() == [1]
     assert game.time_out(game.version)
     assert game.number == 1 and game.hand.result is None

@@ -388,12 +388,15 @@ class WebGame:
     def time_out(self, version: int) -> bool:
         """The turn timer ran out at ``version``: where that is still the game's version and
         a person is keeping the table waiting, the table goes on without them (the
-        :data:`STAND_IN` bot plays their turn, or the next hand is dealt), said in a notice.
-        Whether anything changed."""
+        :data:`STAND_IN` bot plays their turn, or, once another person has asked for the next
+        hand, it is dealt), said in a notice. Whether anything changed. A table nobody asks
+        to go on stops at the end of its hand: a timer alone never deals without end."""
         with self.lock:
             if version != self.version or self.ended is not None:
                 return False
             waiting = self.waiting_for()
+            if waiting and not self.ready:  # nobody asked for another hand: none is dealt
+                return False
             if waiting:
                 seats = " and ".join(f"seat {s}" for s in waiting)
                 self.ready.update(waiting)
@@ -422,8 +425,8 @@ class WebGame:
         """Whether the table waits for a person: to act, or to see the result."""
         if self.ended is not None:
             return False
-        if self.hand.result is not None:
-            return bool(self.waiting_for())
+        if self.hand.result is not None:  # waited for once someone asked for the next hand
+            return bool(self.ready) and bool(self.waiting_for())
         seat = self.hand.to_act
         return seat is not None and self.seats[seat] == HUMAN
 
