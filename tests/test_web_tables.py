@@ -309,3 +309,20 @@ def test_bad_table_options_are_one_line_with_exit_2(argv: list[str], words: str,
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and words in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_table_put_away_to_make_room_has_its_timer_stopped(tmp_path: Path) -> None:
+    from ddz_rules.play.web.server import Tables
+
+    class Timer:
+        cancelled = False
+
+        def cancel(self) -> None:
+            self.cancelled = True
+
+    tables = Tables(tmp_path, 1)
+    game, _ = person_and_bot(tmp_path)
+    timer = Timer()
+    tables.add(game).timer = timer  # type: ignore[assignment]
+    assert tables.make_room() and game.id not in tables.tables
+    assert timer.cancelled  # else it would act on this copy after the link reloads another

@@ -242,6 +242,9 @@ class Tables:
         if not idle:
             return False
         oldest = min(idle, key=lambda game_id: self.used.get(game_id, 0))
+        timer = self.tables[oldest].timer
+        if timer is not None:  # put away: its timer must not act on a copy reloaded later
+            timer.cancel()
         del self.tables[oldest]
         self.used.pop(oldest, None)
         return True
