@@ -33,7 +33,14 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from ddz_rules import __version__, cards, duties
 from ddz_rules.errors import CardError, DdzError, IllegalPlayError, Named, UsageError
 from ddz_rules.match import led_alone
-from ddz_rules.records import check_seed, is_match_record, read_record, replay, replay_match
+from ddz_rules.records import (
+    check_seed,
+    is_match_record,
+    read_record,
+    replay,
+    replay_match,
+    ruleset_of,
+)
 from ddz_rules.reports import EXAMPLES, check_report, diff_report
 from ddz_rules.ruleset import bundled_ids, load, stated_inert
 from ddz_rules.simulate import simulate
@@ -500,6 +507,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise UsageError("--host and --port go with --serve")
     record = read_record(args.record)
     if args.serve:
+        ruleset_of(record, args.record)  # a ruleset that cannot be read: refused before serving
         return _serve_replay(args)
     if is_match_record(record):
         return _replay_match(args, record)

@@ -232,3 +232,14 @@ def test_replay_serve_of_a_file_that_is_not_a_record_is_refused_before_serving(
     assert main(["replay", str(path), "--serve"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(path) in err
+
+
+def test_replay_serve_of_a_record_whose_ruleset_cannot_be_read_is_refused_before_serving(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = json.loads(HAND.read_text())
+    record["ruleset"] = "no-such-ruleset"
+    path = tmp_path / "orphan.json"
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path), "--serve"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown ruleset 'no-such-ruleset'" in err
