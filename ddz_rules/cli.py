@@ -529,23 +529,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def _serve_replay(args: argparse.Namespace) -> int:
     """``ddz replay FILE --serve``: the record stepped through on a page of the browser
     table; its link printed."""
-    from ddz_rules.play.serve import (
-        DEFAULT_HOST,
-        DEFAULT_PORT,
-        check_address,
-        check_port,
-        replay_lines,
-        require_web,
-        serve,
-        url_of,
-    )
+    from ddz_rules.play.serve import listen_address, replay_lines, require_web, serve
 
     require_web()
-    host = DEFAULT_HOST if args.host is None else args.host
-    port = DEFAULT_PORT if args.port is None else args.port
-    check_port(port)
-    check_address(host, port)
-    url = url_of(host, port)
+    host, port, url = listen_address(args.host, args.port)
     path = Path(args.record)
     serve(None, host, port, lambda tables: print("\n".join(replay_lines(url, [path])),
                                                  flush=True), 0.0, [path])
@@ -933,23 +920,19 @@ def _serve(args: argparse.Namespace) -> int:
     links printed, and every table of the games folder served to browsers."""
     from ddz_rules.play.serve import (
         DEFAULT_EXPIRE,
-        DEFAULT_HOST,
         DEFAULT_PACE,
-        DEFAULT_PORT,
-        check_address,
         check_expire,
         check_pace,
-        check_port,
         default_games_dir,
+        listen_address,
         relink,
         require_web,
         serve,
         tables_lines,
-        url_of,
     )
     from ddz_rules.play.session import check_level, check_players
     from ddz_rules.play.web.game import HUMAN, WebGame, check_timer, new_token
-    from ddz_rules.play.web.server import end_link
+    from ddz_rules.play.web.server import end_link, seat_link
 
     for option in ("save", "no_save", "resume", "hint", "aids"):
         if getattr(args, option):
@@ -967,28 +950,23 @@ def _serve(args: argparse.Namespace) -> int:
     seed = args.seed
     if seed is not None:
         check_seed(seed)
-    host = DEFAULT_HOST if args.host is None else args.host
-    port = DEFAULT_PORT if args.port is None else args.port
-    check_port(port)
     pace = DEFAULT_PACE if args.pace is None else args.pace
     check_pace(pace)
     check_timer(args.timer, Named("timer"))
     expire = check_expire(DEFAULT_EXPIRE if args.expire is None else args.expire)
-    check_address(host, port)
+    host, port, url = listen_address(args.host, args.port)
     games = Path(args.games) if args.games is not None else default_games_dir()
-    url = url_of(host, port)
     if args.relink is not None:
         game_id, seat, token = relink(games, args.relink)
         lines = [f"seat {seat} of game {game_id}, a new link (the old one no longer works): "
-                 f"{url}/game/{game_id}?seat={seat}&token={token}"]
+                 f"{url}{seat_link(game_id, seat, token)}"]
     else:
         seats = [HUMAN if s == seat else bots for s in range(ruleset.players)]
         owner = new_token()
         game, tokens = WebGame.create(ruleset, seats, args.match, seed, games,
                                       timer=args.timer, owner=owner)
         game_id = game.id
-        lines = [f"seat {s}: {url}/game/{game.id}?seat={s}&token={t}"
-                 for s, t in tokens.items()]
+        lines = [f"seat {s}: {url}{seat_link(game.id, s, t)}" for s, t in tokens.items()]
         lines += [f"watch: {url}/game/{game.id}",
                   f"end this table: {url}{end_link(game.id, owner)}"]
     lines += [f"lobby: {url}/ (new tables, and replays of finished hands)",

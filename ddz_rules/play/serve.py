@@ -77,11 +77,11 @@ def check_expire(minutes: float) -> float:
 def relink(games: Path, which: str) -> tuple[str, int, str]:
     """``--relink ID:SEAT``: a new token for a person's seat of a saved table (the old one
     stops working); the game's id, the seat, and the token."""
-    from ddz_rules.play.web.game import ID_PATTERN, WebGame
+    from ddz_rules.play.web.game import ID_PATTERN, WebGame, small_number
 
     game_id, _, seat_text = which.rpartition(":")
-    if not ID_PATTERN.match(game_id) or not (seat_text.isascii() and seat_text.isdigit()
-                                              and len(seat_text) <= 2):
+    seat = small_number(seat_text, 2)
+    if not ID_PATTERN.match(game_id) or seat is None:
         raise UsageError(Named("relink"), f" {which[:60]!r}: expected a game's id and a seat, "
                          "such as AbC123xyz:0")
     folder = games / game_id
@@ -90,7 +90,7 @@ def relink(games: Path, which: str) -> tuple[str, int, str]:
     game = WebGame.load(folder)
     if game.ended is not None:
         raise UsageError(Named("relink"), f" {game_id}: the table has ended ({game.ended})")
-    return game_id, int(seat_text), game.relink(int(seat_text))
+    return game_id, seat, game.relink(seat)
 
 
 def check_port(port: int) -> None:
@@ -118,6 +118,16 @@ def check_address(host: str, port: int) -> None:
         except OSError as exc:
             raise UsageError(Named("port"), f" {port}: cannot listen on {host}:{port}: "
                              f"{exc.strerror or exc}") from None
+
+
+def listen_address(host: str | None, port: int | None) -> tuple[str, int, str]:
+    """Where a server listens (:data:`DEFAULT_HOST` and :data:`DEFAULT_PORT` unless said),
+    checked that it can (:func:`check_port`, :func:`check_address`), and its URL."""
+    host = DEFAULT_HOST if host is None else host
+    port = DEFAULT_PORT if port is None else port
+    check_port(port)
+    check_address(host, port)
+    return host, port, url_of(host, port)
 
 
 def url_of(host: str, port: int) -> str:

@@ -38,7 +38,7 @@ from ddz_rules.bots import LEVELS, make_bot
 from ddz_rules.bots.base import Bot
 from ddz_rules.compare.matches import match_deal_seed
 from ddz_rules.errors import DdzError, Named, UsageError
-from ddz_rules.game import PASS, Hand, Phase, View
+from ddz_rules.game import PASS, Action, Hand, Phase, View
 from ddz_rules.inputs import read_bounded
 from ddz_rules.match import MatchState, first_dealer, hand_winners
 from ddz_rules.outputs import write_whole
@@ -94,6 +94,28 @@ def new_token() -> str:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def is_token_hash(value: object) -> bool:
+    """Whether ``value`` is what :func:`token_hash` gives (as ``game.json`` must hold)."""
+    return isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) is not None
+
+
+def small_number(text: str, digits: int) -> int | None:
+    """``text`` as a number of at most ``digits`` ASCII digits (a seat, a hand), or None:
+    ``str.isdigit`` alone lets through digits ``int`` refuses, such as ``²``.
+
+    >>> small_number("2", 2), small_number("\u00b2", 2), small_number("123", 2)
+    (2, None, None)
+    """
+    if text.isascii() and text.isdigit() and len(text) <= digits:
+        return int(text)
+    return None
+
+
+def ended_line(why: str) -> str:
+    """What every page and link of an ended table is told."""
+    return f"this table has ended: {why}"
 
 
 @dataclass(frozen=True)
@@ -223,11 +245,11 @@ class WebGame:
         check_seats(ruleset, seats)
         hashes: dict[int, str] = {}
         for key, value in meta["tokens"].items():
-            if not (key.isascii() and key.isdigit() and int(key) < len(seats)
-                    and seats[int(key)] == HUMAN
-                    and isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value)):
+            seat = small_number(key, 2)
+            if not (seat is not None and seat < len(seats) and seats[seat] == HUMAN
+                    and is_token_hash(value)):
                 raise error(f"field tokens.{key[:10]}: not a human seat's token hash")
-            hashes[int(key)] = value
+            hashes[seat] = value
         if sorted(hashes) != [s for s, who in enumerate(seats) if who == HUMAN]:
             raise error("field tokens: every human seat needs one token hash")
         game = cls(meta["id"], ruleset, seats, meta["match"], meta["seed"], hashes, folder,
@@ -253,15 +275,11 @@ class WebGame:
     def _table_fields(self, meta: dict[str, Any], error: Callable[[str], UsageError]) -> None:
         """The fields of ``game.json`` a table may leave out: its timer, owner, and end."""
         timer, owner, ended = meta.get("timer"), meta.get("owner"), meta.get("ended")
-        if timer is not None:
-            if not isinstance(timer, int) or isinstance(timer, bool):
-                raise error("field timer: expected seconds (an integer) or null")
-            try:
-                check_timer(timer)
-            except UsageError as exc:
-                raise error(f"field {exc}") from None
-        if owner is not None and not (isinstance(owner, str)
-                                      and re.fullmatch(r"[0-9a-f]{64}", owner)):
+        try:
+            check_timer(timer)
+        except UsageError as exc:
+            raise error(f"field {exc}") from None
+        if owner is not None and not is_token_hash(owner):
             raise error("field owner: not a token hash")
         if ended is not None and not isinstance(ended, str):
             raise error("field ended: expected why the table ended, or null")
@@ -407,11 +425,7 @@ class WebGame:
             seat = self.hand.to_act
             if seat is None or self.seats[seat] != HUMAN or self.hand.result is not None:
                 return False
-            if STAND_IN not in self._bots:
-                self._bots[STAND_IN] = make_bot(STAND_IN, self.ruleset)
-            rng = random.Random(((self.hand.deal.seed or 0) << 12) + len(self.hand.log)
-                                + 7919 * seat)
-            action = self._bots[STAND_IN].choose(self.hand.view(seat), rng)
+            action = self._bot_action(STAND_IN, seat)
             said = (play_words(self.ruleset, action) if isinstance(action, Play)
                     else word_words(str(action)))
             self.hand.apply(action)
@@ -466,7 +480,7 @@ class WebGame:
         ``readings``) or refused in one line with nothing changed."""
         with self.lock:
             if self.ended is not None:
-                return refused(f"this table has ended: {self.ended}")
+                return refused(ended_line(self.ended))
             if not self.check_token(seat, token):
                 return refused("this link's token is not the seat's: ask for the seat's link",
                                forged=True)
@@ -572,15 +586,18 @@ class WebGame:
                 return False
             seat = self.hand.to_act
             assert seat is not None
-            level = self.seats[seat]
-            if level not in self._bots:
-                self._bots[level] = make_bot(level, self.ruleset)
-            rng = random.Random(((self.hand.deal.seed or 0) << 12) + len(self.hand.log)
-                                + 7919 * seat)
-            action = self._bots[level].choose(self.hand.view(seat), rng)
-            self.hand.apply(action)
+            self.hand.apply(self._bot_action(self.seats[seat], seat))
             self._changed()
             return True
+
+    def _bot_action(self, level: str, seat: int) -> Action:
+        """What the bot of ``level`` does for ``seat`` now, from the seat's view alone
+        (seeded by the deal and the move, so that a resumed game plays on alike)."""
+        if level not in self._bots:
+            self._bots[level] = make_bot(level, self.ruleset)
+        rng = random.Random(((self.hand.deal.seed or 0) << 12) + len(self.hand.log)
+                            + 7919 * seat)
+        return self._bots[level].choose(self.hand.view(seat), rng)
 
     def bot_steps(self) -> Iterator[int]:
         """The bots act one at a time until a person's turn or the hand's end; yields the

@@ -36,7 +36,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ddz_rules.errors import DdzError
-from ddz_rules.play.web.game import ID_PATTERN, WebGame, new_token, refused, resume_all
+from ddz_rules.play.web.game import (
+    ID_PATTERN,
+    WebGame,
+    ended_line,
+    new_token,
+    refused,
+    resume_all,
+    small_number,
+)
 from ddz_rules.play.web.replays import Replays
 from ddz_rules.records import MAX_RECORD_BYTES
 from ddz_rules.ruleset import bundled_ids, load_bundled
@@ -275,9 +283,10 @@ def _query_seat(request: Request | WebSocket) -> tuple[int | None, str | None, s
     token = request.query_params.get("token")
     if seat_text is None:
         return None, token, None if token is None else "a token needs its seat (seat=N)"
-    if not (seat_text.isascii() and seat_text.isdigit()) or len(seat_text) > 2:
+    seat = small_number(seat_text, 2)
+    if seat is None:
         return None, token, f"seat {seat_text[:10]!r} is not a seat number"
-    return int(seat_text), token, None
+    return seat, token, None
 
 
 class TableServer:
@@ -351,15 +360,23 @@ class TableServer:
                            "players": ruleset.players})
         return JSONResponse(listed)
 
+    async def post_body(self, request: Request, limit: int) -> tuple[bytes, Response | None]:
+        """A state-changing request's body (at most ``limit`` bytes), or the response that
+        refuses it in one line (from another site, not declared JSON, too big, cut off)."""
+        refusal = refuse_post(request)
+        if refusal:
+            return b"", self.error(*refusal)
+        body, fault = await read_body(request, limit)
+        if fault:
+            return b"", self.error(400, fault)
+        return body, None
+
     async def json_body(self, request: Request, expected: str) -> tuple[Any, Response | None]:
         """A state-changing request's JSON body (at most :data:`MAX_MESSAGE` bytes), or the
         response refusing it in one line (from another site, not JSON, too big, too deep)."""
-        refusal = refuse_post(request)
-        if refusal:
-            return None, self.error(*refusal)
-        body, fault = await read_body(request, MAX_MESSAGE)
-        if fault:
-            return None, self.error(400, fault)
+        body, refused_now = await self.post_body(request, MAX_MESSAGE)
+        if refused_now is not None:
+            return None, refused_now
         try:
             return parse_message(body), None
         except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
@@ -404,7 +421,7 @@ class TableServer:
         table = self.registry.add(game)
         self.start_bots(table)
         return JSONResponse({"id": game.id, "watch": f"/game/{game.id}",
-                             "links": {str(s): f"/game/{game.id}?seat={s}&token={t}"
+                             "links": {str(s): seat_link(game.id, s, t)
                                        for s, t in tokens.items()},
                              "end": end_link(game.id, owner)}, status_code=201)
 
@@ -435,9 +452,7 @@ class TableServer:
             table.bots.cancel()
         await to_thread.run_sync(lambda: self.registry.end(table.game, why))
         for conn in list(table.connections):
-            with contextlib.suppress(Exception):
-                await conn.socket.send_json(refused(f"this table has ended: {why}").message)
-                await conn.socket.close(CLOSE_UNKNOWN)
+            await self._tell_ended(conn, why)
         table.connections.clear()
 
     def expire(self) -> None:
@@ -448,8 +463,8 @@ class TableServer:
             table.connections.clear()
 
     async def _tell_ended(self, conn: Connection, why: str) -> None:
-        with contextlib.suppress(Exception):
-            await conn.socket.send_json(refused(f"this table has ended: {why}").message)
+        with contextlib.suppress(Exception):  # a page gone away already: nobody to tell
+            await conn.socket.send_json(refused(ended_line(why)).message)
             await conn.socket.close(CLOSE_UNKNOWN)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -499,7 +514,7 @@ class TableServer:
             return "no such game"
         ended = self.registry.ended.get(game_id)
         if ended:
-            return f"this table has ended: {ended}"
+            return ended_line(ended)
         damaged = self.registry.damaged.get(game_id)
         return f"this game could not be resumed: {damaged}" if damaged else "no such game"
 
@@ -626,24 +641,22 @@ class TableServer:
         return JSONResponse(summary)
 
     async def replay_hand(self, request: Request) -> Response:
-        replay_id, number = request.path_params["id"], request.path_params["hand"]
-        if not (number.isascii() and number.isdigit()) or len(number) > 6:
-            return self.error(400, f"hand {number[:10]!r} is not a hand number")
+        replay_id, text = request.path_params["id"], request.path_params["hand"]
+        number = small_number(text, 6)
+        if number is None:
+            return self.error(400, f"hand {text[:10]!r} is not a hand number")
         try:
             frames = await self._replay_work(
-                lambda: self.replays.find(replay_id).hand(int(number)))
+                lambda: self.replays.find(replay_id).hand(number))
         except DdzError as exc:
             return self.error(404, str(exc))
         return JSONResponse(frames)
 
     async def send_replay(self, request: Request) -> Response:
         """A record file's text sent from the lobby, opened for replay."""
-        refusal = refuse_post(request)
-        if refusal:
-            return self.error(*refusal)
-        body, fault = await read_body(request, MAX_RECORD_BYTES)
-        if fault:
-            return self.error(400, fault)
+        body, refused_now = await self.post_body(request, MAX_RECORD_BYTES)
+        if refused_now is not None:
+            return refused_now
         try:
             replay_file = await self._replay_work(lambda: self.replays.add_sent(body))
         except DdzError as exc:
@@ -679,6 +692,11 @@ class TableServer:
         ], lifespan=self.lifespan)
         app.state.tables = self.registry
         return app
+
+
+def seat_link(game_id: str, seat: int, token: str) -> str:
+    """The page of a person's seat: its link, secret token included."""
+    return f"/game/{game_id}?seat={seat}&token={token}"
 
 
 def end_link(game_id: str, owner: str) -> str:
