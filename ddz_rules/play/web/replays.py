@@ -22,6 +22,7 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,8 @@ from ddz_rules.game import Hand, Phase
 from ddz_rules.match import MatchState, first_dealer, hand_winners
 from ddz_rules.play.web.game import ID_PATTERN, WebGame
 from ddz_rules.records import (
+    MatchReplay,
+    Replay,
     is_match_record,
     parse_record,
     read_record,
@@ -70,11 +73,22 @@ class ReplayFile:
         self._frames: tuple[int, dict[str, Any]] | None = None
         self._totals: list[list[int]] | None = None
 
+    @cached_property
+    def checked(self) -> Replay | MatchReplay:
+        """``ddz replay``'s verdict on the whole record, found once."""
+        return (replay_match(self.record, self.where) if self.is_match
+                else replay(self.record, self.where))
+
+    @property
+    def finished(self) -> bool:
+        """Whether every hand of the record is over (a match: the match is), so that it may
+        be shown open to anyone."""
+        return self.checked.valid
+
     def summary(self) -> dict[str, Any]:
         """What the replay page needs before its first hand: the ruleset, the hands, the
         verdict of ``ddz replay`` on the whole record."""
-        checked = (replay_match(self.record, self.where) if self.is_match
-                   else replay(self.record, self.where))
+        checked = self.checked
         verdict = "valid" if checked.valid else f"invalid: {checked.reason}"
         return {"id": self.id, "name": self.name, "match": self.is_match,
                 "ruleset": {"id": self.ruleset.id, "title": self.ruleset.title},
@@ -191,17 +205,25 @@ class Replays:
             return held
         if replay_id in self.files:
             return self.open_file(replay_id, self.files[replay_id])
-        saved = SAVED_ID.match(replay_id)
-        if saved is None or self.games_dir is None:
-            raise UsageError(f"no such replay: {replay_id[:60]!r}")
-        path = self.games_dir / saved.group(1) / f"{saved.group(2)}.json"
-        if not path.is_file() or path.is_symlink() or path.parent.is_symlink():
+        path = self._saved_path(replay_id)
+        if path is None:
             raise UsageError(f"no such replay: {replay_id[:60]!r}")
         replay_file = ReplayFile(replay_id, read_record(str(path)), str(path), path.name)
-        if not finished(replay_file):
+        if not replay_file.finished:
             raise UsageError(f"{replay_id}: still being played; a hand is replayed once it "
                              "is over")
         return self._hold(replay_file)
+
+    def _saved_path(self, replay_id: str) -> Path | None:
+        """The games folder's record a saved replay's id names, where it is a file of its
+        own (no link followed), else None."""
+        saved = SAVED_ID.match(replay_id)
+        if saved is None or self.games_dir is None:
+            return None
+        path = self.games_dir / saved.group(1) / f"{saved.group(2)}.json"
+        if not path.is_file() or path.is_symlink() or path.parent.is_symlink():
+            return None
+        return path
 
     def add_sent(self, raw: bytes) -> ReplayFile:
         """A record sent from the lobby (its file's bytes): checked as ``ddz replay`` checks
@@ -226,10 +248,10 @@ class Replays:
             if not ID_PATTERN.match(folder.name) or folder.is_symlink() or not folder.is_dir():
                 continue
             for path in folder.glob("*-*.json"):
-                stem = path.stem
-                if re.fullmatch(r"(?:hand|match)-\d{1,9}", stem) and not path.is_symlink():
+                replay_id = f"{folder.name}.{path.stem}"
+                if SAVED_ID.match(replay_id) and not path.is_symlink():
                     try:
-                        saves.append((path.stat().st_mtime, f"{folder.name}.{stem}", stem))
+                        saves.append((path.stat().st_mtime, replay_id, path.stem))
                     except OSError:
                         continue
         for mtime, rid, stem in sorted(saves, reverse=True):
@@ -247,12 +269,13 @@ class Replays:
         kept = self._verdicts.get(replay_id)
         if kept is not None and kept[0] == mtime:
             return kept[1]
-        saved = SAVED_ID.match(replay_id)
-        assert saved is not None and self.games_dir is not None
-        path = self.games_dir / saved.group(1) / f"{saved.group(2)}.json"
+        path = self._saved_path(replay_id)
+        ruleset = None
         try:
-            replay_file = ReplayFile(replay_id, read_record(str(path)), str(path), path.name)
-            ruleset = replay_file.ruleset.id if finished(replay_file) else None
+            if path is not None:
+                replay_file = ReplayFile(replay_id, read_record(str(path)), str(path),
+                                         path.name)
+                ruleset = replay_file.ruleset.id if replay_file.finished else None
         except DdzError:
             ruleset = None
         if len(self._verdicts) >= MAX_VERDICTS:
@@ -260,10 +283,3 @@ class Replays:
         self._verdicts[replay_id] = (mtime, ruleset)
         return ruleset
 
-
-def finished(replay_file: ReplayFile) -> bool:
-    """Whether every hand of a record is over (a match: the match is), so that it may be shown
-    open to anyone."""
-    checked = (replay_match(replay_file.record, replay_file.where) if replay_file.is_match
-               else replay(replay_file.record, replay_file.where))
-    return checked.valid
