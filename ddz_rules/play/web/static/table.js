@@ -246,11 +246,10 @@ function renderTimer(s) {
   const until = Date.now() + 1000 * s.timer_left;
   const who = s.phase === "settled" ? "to see the result" : s.your_turn ? "for your turn"
     : "for seat " + s.to_act;
+  const then = s.phase === "settled" ? "the next hand is dealt" : "the standard bot plays on";
   const tick = () => {
     const left = Math.max(0, Math.round((until - Date.now()) / 1000));
-    line.textContent = left + " s left " + who + "; then the standard bot plays on";
-    if (s.phase === "settled") line.textContent = left + " s left " + who +
-      "; then the next hand is dealt";
+    line.textContent = left + " s left " + who + "; then " + then;
   };
   tick();
   countdown = setInterval(tick, 1000);
@@ -607,7 +606,7 @@ async function fetchJson(url) {
   return data;
 }
 
-async function loadReplayHand(number, atEnd) {
+async function loadReplayHand(number) {
   const hands = replay.summary ? replay.summary.hands : 1;
   if (number < 0 || number >= hands) return;
   replay.want = number;  // pressed several times: only the hand asked for last is drawn
@@ -618,7 +617,7 @@ async function loadReplayHand(number, atEnd) {
   replay.frames = data.frames || [];
   replay.marks = data.marks || [];
   $("replay-fault").textContent = data.fault ? "The record stops here: " + data.fault : "";
-  showFrame(atEnd ? replay.frames.length - 1 : 0);
+  showFrame(0);
 }
 
 function showFrame(i) {
@@ -673,7 +672,7 @@ async function startReplay() {
     const s = replay.summary;
     $("replay-name").textContent = "Replay of " + s.name + " (" + s.ruleset.id +
       (s.match ? ", a match of " + s.hands + " deals" : "") + "): " + s.verdict;
-    await loadReplayHand(0, false);
+    await loadReplayHand(0);
   } catch (e) {
     $("replay-fault").textContent = "Cannot replay: " + e.message;
   }
@@ -684,8 +683,8 @@ async function startReplay() {
   $("replay-prev-trick").addEventListener("click", () => replayTrick(false));
   $("replay-next-trick").addEventListener("click", () => replayTrick(true));
   $("replay-auto").addEventListener("click", replayAuto);
-  $("replay-prev-hand").addEventListener("click", () => loadReplayHand(replay.want - 1, false));
-  $("replay-next-hand").addEventListener("click", () => loadReplayHand(replay.want + 1, false));
+  $("replay-prev-hand").addEventListener("click", () => loadReplayHand(replay.want - 1));
+  $("replay-next-hand").addEventListener("click", () => loadReplayHand(replay.want + 1));
   document.addEventListener("keydown", (event) => {
     if (event.key === "ArrowRight") showFrame(replay.at + 1);
     else if (event.key === "ArrowLeft") showFrame(replay.at - 1);
