@@ -1320,18 +1320,55 @@ play_facts(Runner *self, PyObject *play, u128 *key, int32_t *id, int64_t *factor
     return 0;
 }
 
-/* Play the hand of seed and dealer into *out: 0; 1 where its stake leaves 64 bits (the caller
- * plays it in Python); -1 with an exception. */
+/* A hand being played, one action at a time: Hand's loop (ddz_rules/game.py) as a state the
+ * runner's random play and the stepped tables further down share. A hand moves through the
+ * auction (a node of the auction's graph), the landlord's partner call, then the play, to
+ * its end (HAND_OVER, with its scores, or dealt again). */
+enum { HAND_AUCTION, HAND_CALL, HAND_PLAY, HAND_OVER };
+
+typedef struct {
+    u128 hands[16], dealt[16], kitty;
+    int dealer, first, lead_rank, stage, redeal;
+    int marked, turned;   /* the marked and the turned card's ranks, -1 where none */
+    int32_t node;         /* the auction's state */
+    int landlord, goal, called, partner;
+    int64_t stake;
+    int seat, beat_seat, passes, winner, letting_out, letting_high, liable, waiting_seat;
+    int plays[16];
+    int64_t waiting;      /* scoring.bomb_paid_when trick_won: the bomb leading the trick */
+    int32_t beat;         /* the play to beat, by its table id, where it has one */
+    PyObject *beat_obj;   /* the play to beat where Python listed it (wild cards) */
+    PyObject *wild;       /* the wild ranks in play, a tuple, where any are */
+    u128 wild_fields;     /* the fields of the ranks wild in the play */
+    Py_ssize_t side_plays[2]; /* the opponents', the landlord side's */
+    Py_ssize_t steps, play_starts;
+    int64_t scores[16];
+    uint8_t wild_ranks[21];
+    PyObject *python;     /* the plays of this turn, where Python listed them */
+    Py_ssize_t listed;    /* the plays of this turn (in lister->out, or python) */
+    int may_pass;
+} HandState;
+
+static void
+hand_clear(HandState *h)
+{
+    Py_CLEAR(h->beat_obj);
+    Py_CLEAR(h->wild);
+    Py_CLEAR(h->python);
+}
+
+static int hand_auction_over(Runner *self, HandState *h);
+
+/* Deal the hand of seed from dealer (random.Random(seed) as game.deal shuffles): 0; 1 where
+ * the stake leaves 64 bits; -1 with an exception. */
 static int
-run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
+hand_deal(Runner *self, HandState *h, uint64_t seed, int dealer)
 {
     Lister *lister = self->lister;
     const int n = self->players;
     Twister rng;
     int16_t order[4096], at[4096];
-    int result = -1;
-    PyObject *beat_obj = NULL; /* the play to beat where Python listed it (wild cards) */
-    PyObject *wild = NULL;     /* the wild ranks in play, a tuple, where any are */
+    memset(h, 0, sizeof(*h));
     twister_seed(&rng, seed);
     for (int i = 0; i < self->deck_len; i++) {
         order[i] = (int16_t)i;
@@ -1343,20 +1380,22 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
         order[i] = order[j];
         order[j] = swap;
     }
-    u128 hands[16] = {0}, dealt[16], kitty = 0;
     const int dealt_cards = n * self->hand_size;
     for (int i = 0; i < dealt_cards; i++) {
-        hands[(dealer + 1 + i) % n] += (u128)1 << (lister->bits * self->deck[order[i]]);
+        h->hands[(dealer + 1 + i) % n] += (u128)1 << (lister->bits * self->deck[order[i]]);
         at[order[i]] = (int16_t)i;
     }
     for (int i = dealt_cards; i < dealt_cards + self->kitty; i++) {
-        kitty += (u128)1 << (lister->bits * self->deck[order[i]]);
+        h->kitty += (u128)1 << (lister->bits * self->deck[order[i]]);
     }
-    memcpy(dealt, hands, sizeof(dealt));
+    memcpy(h->dealt, h->hands, sizeof(h->dealt));
     int drawn = self->draw ? (int)twister_below(&rng, (uint32_t)self->draw) : 0;
-    int first = self->first[((Py_ssize_t)dealer * (self->draw ? self->draw : 1) + drawn) *
-                            lister->ranks + self->deck[order[0]]];
-    int lead_rank = -1; /* the rank of the card that made its holder lead, where one did */
+    h->dealer = dealer;
+    h->first = self->first[((Py_ssize_t)dealer * (self->draw ? self->draw : 1) + drawn) *
+                           lister->ranks + self->deck[order[0]]];
+    h->turned = self->deck[order[0]];
+    h->marked = self->draw ? self->deck[order[drawn]] : -1;
+    h->lead_rank = -1; /* the rank of the card that made its holder lead, where one did */
     if (self->n_priority) {
         Py_ssize_t k = 0;
         while (k < self->n_priority && at[self->priority[k]] < 0) {
@@ -1366,241 +1405,342 @@ run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
             PyErr_SetString(PyExc_ValueError, "Runner: no card of priority is dealt");
             return -1;
         }
-        first = (dealer + 1 + at[self->priority[k]]) % n;
-        lead_rank = self->deck[self->priority[k]];
+        h->first = (dealer + 1 + at[self->priority[k]]) % n;
+        h->lead_rank = self->deck[self->priority[k]];
     }
-    uint8_t pool[21], wild_ranks[21];
+    uint8_t pool[21];
     memcpy(pool, self->wild_pool, (size_t)self->n_pool);
     for (Py_ssize_t i = 0; i < self->n_drawn; i++) { /* Random.sample, by its pool */
         uint32_t j = twister_below(&rng, (uint32_t)(self->n_pool - i));
-        wild_ranks[i] = pool[j];
+        h->wild_ranks[i] = pool[j];
         pool[j] = pool[self->n_pool - i - 1];
     }
-    memset(out, 0, sizeof(*out));
-    Py_ssize_t steps = 0;
+    h->node = self->roots[h->first];
+    h->stage = HAND_AUCTION;
+    h->landlord = h->called = h->partner = h->beat_seat = h->winner = -1;
+    h->letting_out = h->letting_high = h->liable = h->waiting_seat = -1;
+    h->beat = -1;
+    h->seat = h->first;
+    return hand_auction_over(self, h); /* an auction of no words (nobody bids) */
+}
 
-    twister_seed(&rng, seed ^ 0x5EED);
-    int32_t node = self->roots[first];
-    while (self->node_edges[node] < self->node_edges[node + 1]) {
-        uint32_t options = (uint32_t)(self->node_edges[node + 1] - self->node_edges[node]);
-        if (steps >= self->n_nodes) {
-            PyErr_SetString(PyExc_ValueError, "Runner: the auction's graph has a cycle");
-            return -1;
-        }
-        int32_t j = (int32_t)twister_below(&rng, options);
-        self->trace[steps++] = j;
-        node = self->edge_child[self->node_edges[node] + j];
-    }
-    int landlord = self->landlord[node];
-    if (landlord < 0 && !self->alone) {
-        out->redeal = 1;
-        out->choices = steps;
-        return 0;
-    }
-    int64_t stake = self->base[node];
-    if (times(&stake, self->factor[node]) < 0) {
-        return 1;
-    }
-    const int goal = self->goal[node];
-    int called = -1, partner = -1;
-    if (landlord >= 0) {
-        hands[landlord] += kitty;
-        if (self->n_calls) {
-            int32_t j = (int32_t)twister_below(&rng, (uint32_t)self->n_calls);
-            self->trace[steps++] = j;
-            called = self->calls[j];
-        }
-    }
-    u128 wild_fields = 0; /* the fields of the ranks wild in the play */
+/* The wild ranks in play once the auction is over, as a tuple and as fields: 0, or -1. */
+static int
+hand_wild(Runner *self, HandState *h)
+{
     Py_ssize_t n_wild = 0;
     for (Py_ssize_t i = 0; i < self->n_drawn; i++) {
-        n_wild += self->wild_before[i] || landlord >= 0;
+        n_wild += self->wild_before[i] || h->landlord >= 0;
     }
-    if (n_wild) {
-        wild = PyTuple_New(n_wild);
-        if (wild == NULL) {
+    if (!n_wild) {
+        return 0;
+    }
+    if ((h->wild = PyTuple_New(n_wild)) == NULL) {
+        return -1;
+    }
+    for (Py_ssize_t i = 0, k = 0; i < self->n_drawn; i++) {
+        if (self->wild_before[i] || h->landlord >= 0) {
+            PyObject *rank = PyLong_FromLong(h->wild_ranks[i]);
+            if (rank == NULL) {
+                return -1;
+            }
+            PyTuple_SET_ITEM(h->wild, k++, rank);
+            h->wild_fields |= self->lister->field << (self->lister->bits * h->wild_ranks[i]);
+        }
+    }
+    return 0;
+}
+
+/* Say the word of edge j of the auction's state: 0; 1 where the stake leaves 64 bits; -1
+ * with an exception. */
+static int
+hand_say(Runner *self, HandState *h, Py_ssize_t j)
+{
+    if (h->steps >= self->n_nodes) {
+        PyErr_SetString(PyExc_ValueError, "Runner: the auction's graph has a cycle");
+        return -1;
+    }
+    h->steps++;
+    h->node = self->edge_child[self->node_edges[h->node] + j];
+    return hand_auction_over(self, h);
+}
+
+/* Where the auction's state ends it, the landlord takes the kitty (or the hand is over, to
+ * be dealt again): 0; 1 where the stake leaves 64 bits; -1 with an exception. */
+static int
+hand_auction_over(Runner *self, HandState *h)
+{
+    int32_t node = h->node;
+    if (self->node_edges[node] < self->node_edges[node + 1]) {
+        return 0;
+    }
+    int landlord = h->landlord = self->landlord[node];
+    if (landlord < 0 && !self->alone) {
+        h->redeal = 1;
+        h->stage = HAND_OVER;
+        return 0;
+    }
+    h->stake = self->base[node];
+    if (times(&h->stake, self->factor[node]) < 0) {
+        return 1;
+    }
+    h->goal = self->goal[node];
+    if (landlord >= 0) {
+        h->hands[landlord] += h->kitty;
+    }
+    h->stage = landlord >= 0 && self->n_calls ? HAND_CALL : HAND_PLAY;
+    h->seat = landlord >= 0 ? landlord : h->first;
+    h->play_starts = h->steps;
+    return hand_wild(self, h);
+}
+
+/* The landlord calls the rank calls[j] (-1: alone). */
+static void
+hand_call(Runner *self, HandState *h, Py_ssize_t j)
+{
+    h->steps++;
+    h->called = self->calls[j];
+    h->stage = HAND_PLAY;
+    h->play_starts = h->steps;
+}
+
+/* List the actions of the turn: the auction's words, the calls, or the plays (in
+ * lister->out, or h->python where Python lists them) and whether a pass is among them. The
+ * count of actions, or -1 with an exception. */
+static Py_ssize_t
+hand_list(Runner *self, HandState *h)
+{
+    Lister *lister = self->lister;
+    if (h->stage == HAND_AUCTION) {
+        return self->node_edges[h->node + 1] - self->node_edges[h->node];
+    }
+    if (h->stage == HAND_CALL) {
+        return self->n_calls;
+    }
+    u128 hand = h->hands[h->seat];
+    Py_CLEAR(h->python);
+    Py_ssize_t listed;
+    if (h->wild_fields && ((hand & h->wild_fields) || h->beat_obj != NULL)) {
+        PyObject *previous = h->beat_obj != NULL ? h->beat_obj
+                             : h->beat >= 0 ? PyTuple_GET_ITEM(lister->plays, h->beat)
+                                            : Py_None;
+        if ((h->python = list_wild(self, hand, previous, h->wild)) == NULL) {
             return -1;
         }
-        for (Py_ssize_t i = 0, k = 0; i < self->n_drawn; i++) {
-            if (self->wild_before[i] || landlord >= 0) {
-                PyObject *rank = PyLong_FromLong(wild_ranks[i]);
-                if (rank == NULL) {
-                    goto done;
-                }
-                PyTuple_SET_ITEM(wild, k++, rank);
-                wild_fields |= lister->field << (lister->bits * wild_ranks[i]);
-            }
+        listed = PyList_GET_SIZE(h->python);
+    } else {
+        if (h->beat < 0) {
+            listed = list_leads(lister, hand);
+        } else if ((listed = runner_answers(self, hand, lister->play_class[h->beat])) < 0) {
+            return -1;
+        }
+        if (self->bound) {
+            int must_hold = self->first_holds && h->steps == h->play_starts ? h->lead_rank : -1;
+            listed = allowed(self, listed, hand, held(lister, h->hands[(h->seat + 1) %
+                                                                       self->players]),
+                             must_hold);
         }
     }
-    const int bound = self->bound;
-    const Py_ssize_t play_starts = steps;
-    int seat = landlord >= 0 ? landlord : first, beat_seat = -1, passes = 0, winner = -1;
-    int letting_out = -1, letting_high = -1, liable = -1, plays[16] = {0};
-    int waiting_seat = -1;  /* scoring.bomb_paid_when trick_won: the bomb leading the trick */
-    int64_t waiting = 0;
-    int32_t beat = -1; /* the play to beat, by its table id, where it has one */
-    Py_ssize_t side_plays[2] = {0, 0}; /* the opponents', the landlord side's */
-    while (winner < 0) {
-        u128 hand = hands[seat];
-        int to_beat = beat >= 0 || beat_obj != NULL;
-        int next_cards = held(lister, hands[(seat + 1) % n]);
-        PyObject *python = NULL; /* the plays, where Python listed them */
-        Py_ssize_t listed;
-        if (wild_fields && ((hand & wild_fields) || beat_obj != NULL)) {
-            PyObject *previous = beat_obj != NULL ? beat_obj
-                                 : beat >= 0 ? PyTuple_GET_ITEM(lister->plays, beat)
-                                             : Py_None;
-            if ((python = list_wild(self, hand, previous, wild)) == NULL) {
-                goto done;
-            }
-            listed = PyList_GET_SIZE(python);
-        } else {
-            if (!to_beat) {
-                listed = list_leads(lister, hand);
-            } else if ((listed = runner_answers(self, hand, lister->play_class[beat])) < 0) {
-                goto done;
-            }
-            if (bound) {
-                int must_hold = self->first_holds && steps == play_starts ? lead_rank : -1;
-                listed = allowed(self, listed, hand, next_cards, must_hold);
-            }
+    int to_beat = h->beat >= 0 || h->beat_obj != NULL;
+    h->listed = listed;
+    h->may_pass = to_beat && !(self->must_beat && listed > 0);
+    return listed + h->may_pass;
+}
+
+/* The seat to act passes. */
+static void
+hand_pass(Runner *self, HandState *h)
+{
+    h->steps++;
+    h->letting_out = -1;
+    if (++h->passes == self->players - 1) {
+        if (h->waiting) {
+            pay(h->scores, self->players, h->waiting_seat, h->waiting);
+            h->waiting = 0;
         }
-        int may_pass = to_beat && !(self->must_beat && listed > 0);
-        uint32_t options = (uint32_t)listed + (uint32_t)may_pass;
-        if (options == 0 || steps >= self->max_trace) {
-            if (options == 0) {
-                PyErr_Format(PyExc_ValueError, "Runner: seat %d has no legal action", seat);
-            } else {
-                PyErr_SetString(PyExc_ValueError, "Runner: the hand outran its bound");
-            }
-            Py_XDECREF(python);
-            goto done;
-        }
-        int32_t j = (int32_t)twister_below(&rng, options);
-        self->trace[steps++] = j;
-        if (j == listed) { /* a pass */
-            Py_XDECREF(python);
-            letting_out = -1;
-            if (++passes == n - 1) {
-                if (waiting) {
-                    pay(out->scores, n, waiting_seat, waiting);
-                    waiting = 0;
-                }
-                seat = beat_seat;
-                beat = -1;
-                Py_CLEAR(beat_obj);
-                beat_seat = -1;
-                passes = 0;
-            } else {
-                seat = (seat + 1) % n;
-            }
-            continue;
-        }
-        u128 key;
-        int64_t factor, paid;
-        if (python != NULL) {
-            PyObject *chosen = PyList_GET_ITEM(python, j);
-            int32_t id;
-            if (play_facts(self, chosen, &key, &id, &factor, &paid) < 0) {
-                Py_DECREF(python);
-                goto done;
-            }
-            Py_CLEAR(beat_obj);
-            beat = id;
-            if (id < 0) {
-                Py_INCREF(chosen);
-                beat_obj = chosen;
-            }
-            Py_DECREF(python);
-            if (!contains(lister, hand, key)) {
-                PyErr_SetString(PyExc_ValueError, "Runner: wild_turn listed a play the hand "
-                                "does not hold");
-                goto done;
-            }
-        } else {
-            beat = lister->out[j];
-            Py_CLEAR(beat_obj);
-            key = self->play_key[beat];
-            factor = self->play_factor[beat];
-            paid = self->play_paid[beat];
-        }
-        liable = letting_out >= 0 && (!self->liable_causal || highest(lister, key) <= letting_high)
-                 ? letting_out : -1;
-        letting_out = bound && next_cards == 1 && low_single(lister, key, hand) ? seat : -1;
-        letting_high = highest(lister, hand);
-        hands[seat] -= key;
-        plays[seat]++;
-        if (called >= 0 && partner < 0 && seat != landlord &&
-            ((key >> (lister->bits * called)) & lister->field)) {
-            partner = seat;
-        }
-        if (landlord >= 0) {
-            side_plays[seat == landlord || seat == partner]++;
-            if (times(&stake, factor) < 0) {
-                result = 1;
-                goto done;
-            }
-        }
-        waiting = self->paid_on_win ? paid : 0;
-        waiting_seat = seat;
-        if (paid && !self->paid_on_win) {
-            pay(out->scores, n, seat, paid);
-        }
-        beat_seat = seat;
-        passes = 0;
-        int left = held(lister, hands[seat]);
-        if (left == 0 || (landlord >= 0 && seat != landlord && goal >= 0 && left <= goal)) {
-            winner = seat;
-        } else {
-            seat = (seat + 1) % n;
-        }
+        h->seat = h->beat_seat;
+        h->beat = -1;
+        Py_CLEAR(h->beat_obj);
+        h->beat_seat = -1;
+        h->passes = 0;
+    } else {
+        h->seat = (h->seat + 1) % self->players;
     }
-    out->choices = steps;
-    if (waiting) { /* the play that ended the hand wins its trick */
-        pay(out->scores, n, winner, waiting);
+}
+
+/* Settle the hand its winner ended: 0; 1 where the stake leaves 64 bits. */
+static int
+hand_settle(Runner *self, HandState *h)
+{
+    const int n = self->players, winner = h->winner, landlord = h->landlord;
+    h->stage = HAND_OVER;
+    if (h->waiting) { /* the play that ended the hand wins its trick */
+        pay(h->scores, n, winner, h->waiting);
     }
     if (landlord < 0) {
-        result = settle_alone(self, hands, plays, winner, liable, out->scores);
-        goto done;
+        return settle_alone(self, h->hands, h->plays, winner, h->liable, h->scores);
     }
-    int won = winner == landlord || winner == partner;
-    result = 1;
-    if (won ? side_plays[0] == 0 : side_plays[1] == 1) {
-        if (times(&stake, won ? self->spring : self->anti_spring) < 0) {
-            goto done;
+    int won = winner == landlord || winner == h->partner;
+    if (won ? h->side_plays[0] == 0 : h->side_plays[1] == 1) {
+        if (times(&h->stake, won ? self->spring : self->anti_spring) < 0) {
+            return 1;
         }
     }
     for (Py_ssize_t b = 0; b < self->n_bonuses; b++) {
         u128 want = self->bonus_key[b];
         for (int s = 0; s < n; s++) {
-            if (!contains(lister, dealt[s], want)) {
+            if (!contains(self->lister, h->dealt[s], want)) {
                 continue;
             }
             if (self->bonus_paid[b]) {
-                pay(out->scores, n, s, self->bonus_amount[b]);
-            } else if (times(&stake, self->bonus_amount[b]) < 0) {
-                goto done;
+                pay(h->scores, n, s, self->bonus_amount[b]);
+            } else if (times(&h->stake, self->bonus_amount[b]) < 0) {
+                return 1;
             }
         }
     }
+    int64_t stake = h->stake;
     if (self->cap >= 0 && stake > self->cap) {
         stake = self->cap;
     }
-    int side = partner >= 0 ? 2 : 1;
+    int side = h->partner >= 0 ? 2 : 1;
     int64_t share;
     if (__builtin_mul_overflow(stake, (int64_t)(n - side), &share)) {
-        goto done;
+        return 1;
     }
     share /= side;
     for (int s = 0; s < n; s++) {
-        int on_side = s == landlord || s == partner;
+        int on_side = s == landlord || s == h->partner;
         int64_t gain = on_side ? share : -stake;
-        out->scores[s] += won ? gain : -gain;
+        h->scores[s] += won ? gain : -gain;
     }
-    result = 0;
-done:
-    Py_XDECREF(beat_obj);
-    Py_XDECREF(wild);
+    return 0;
+}
+
+/* The seat to act plays the cards key (table id id, or -1 with obj, a play Python listed),
+ * which multiply the stake by factor and are paid paid: 0; 1 where the stake leaves 64
+ * bits; -1 with an exception. */
+static int
+hand_play(Runner *self, HandState *h, int32_t id, PyObject *obj, u128 key, int64_t factor,
+          int64_t paid)
+{
+    Lister *lister = self->lister;
+    const int n = self->players, seat = h->seat;
+    u128 hand = h->hands[seat];
+    if (!contains(lister, hand, key)) {
+        PyErr_SetString(PyExc_ValueError, "Runner: a play the hand does not hold");
+        return -1;
+    }
+    h->steps++;
+    Py_CLEAR(h->beat_obj);
+    h->beat = id;
+    if (id < 0) {
+        Py_INCREF(obj);
+        h->beat_obj = obj;
+    }
+    int next_cards = held(lister, h->hands[(seat + 1) % n]);
+    h->liable = h->letting_out >= 0 &&
+                (!self->liable_causal || highest(lister, key) <= h->letting_high)
+                ? h->letting_out : -1;
+    h->letting_out = self->bound && next_cards == 1 && low_single(lister, key, hand) ? seat : -1;
+    h->letting_high = highest(lister, hand);
+    h->hands[seat] -= key;
+    h->plays[seat]++;
+    if (h->called >= 0 && h->partner < 0 && seat != h->landlord &&
+        ((key >> (lister->bits * h->called)) & lister->field)) {
+        h->partner = seat;
+    }
+    if (h->landlord >= 0) {
+        h->side_plays[seat == h->landlord || seat == h->partner]++;
+        if (times(&h->stake, factor) < 0) {
+            return 1;
+        }
+    }
+    h->waiting = self->paid_on_win ? paid : 0;
+    h->waiting_seat = seat;
+    if (paid && !self->paid_on_win) {
+        pay(h->scores, n, seat, paid);
+    }
+    h->beat_seat = seat;
+    h->passes = 0;
+    int left = held(lister, h->hands[seat]);
+    if (left == 0 || (h->landlord >= 0 && seat != h->landlord && h->goal >= 0 &&
+                      left <= h->goal)) {
+        h->winner = seat;
+        return hand_settle(self, h);
+    }
+    h->seat = (seat + 1) % n;
+    return 0;
+}
+
+/* Take action j of the turn hand_list listed last: 0; 1 where the stake leaves 64 bits; -1
+ * with an exception. */
+static int
+hand_choose(Runner *self, HandState *h, Py_ssize_t j)
+{
+    if (h->stage == HAND_AUCTION) {
+        return hand_say(self, h, j);
+    }
+    if (h->stage == HAND_CALL) {
+        hand_call(self, h, j);
+        return 0;
+    }
+    if (j == h->listed) {
+        Py_CLEAR(h->python);
+        hand_pass(self, h);
+        return 0;
+    }
+    if (h->python != NULL) {
+        PyObject *chosen = PyList_GET_ITEM(h->python, j);
+        u128 key;
+        int32_t id;
+        int64_t factor, paid;
+        Py_INCREF(chosen);
+        Py_CLEAR(h->python);
+        int done = play_facts(self, chosen, &key, &id, &factor, &paid);
+        if (done == 0) {
+            done = hand_play(self, h, id, chosen, key, factor, paid);
+        }
+        Py_DECREF(chosen);
+        return done;
+    }
+    int32_t id = self->lister->out[j];
+    return hand_play(self, h, id, NULL, self->play_key[id], self->play_factor[id],
+                     self->play_paid[id]);
+}
+
+/* Play the hand of seed and dealer into *out, every seat choosing at random: 0; 1 where its
+ * stake leaves 64 bits (the caller plays it in Python); -1 with an exception. */
+static int
+run_hand(Runner *self, uint64_t seed, int dealer, Played *out)
+{
+    HandState h;
+    Twister rng;
+    int result = hand_deal(self, &h, seed, dealer);
+    twister_seed(&rng, seed ^ 0x5EED);
+    while (result == 0 && h.stage != HAND_OVER) {
+        Py_ssize_t options = hand_list(self, &h);
+        if (options < 0) {
+            result = -1;
+        } else if (options == 0 || h.steps >= self->max_trace) {
+            if (options == 0) {
+                PyErr_Format(PyExc_ValueError, "Runner: seat %d has no legal action", h.seat);
+            } else {
+                PyErr_SetString(PyExc_ValueError, "Runner: the hand outran its bound");
+            }
+            result = -1;
+        } else {
+            int32_t j = (int32_t)twister_below(&rng, (uint32_t)options);
+            self->trace[h.steps] = j;
+            result = hand_choose(self, &h, j);
+        }
+    }
+    if (result == 0) {
+        memcpy(out->scores, h.scores, sizeof(out->scores));
+        out->redeal = h.redeal;
+        out->choices = h.steps;
+    }
+    hand_clear(&h);
     return result;
 }
 
@@ -1679,6 +1819,8 @@ static PyTypeObject RunnerType = {
     .tp_dealloc = (destructor)Runner_dealloc,
     .tp_methods = Runner_methods,
 };
+
+#include "_tables.h"
 
 /* ------------------------------------------------------------------ exact play (the solver) */
 
@@ -2280,7 +2422,8 @@ PyMODINIT_FUNC
 PyInit__moves(void)
 {
     if (PyType_Ready(&ListerType) < 0 || PyType_Ready(&RunnerType) < 0 ||
-        PyType_Ready(&ServedType) < 0 || PyType_Ready(&SolverType) < 0) {
+        PyType_Ready(&ServedType) < 0 || PyType_Ready(&SolverType) < 0 ||
+        PyType_Ready(&TablesType) < 0) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&moves_module);
@@ -2308,6 +2451,12 @@ PyInit__moves(void)
     Py_INCREF(&ServedType);
     if (PyModule_AddObject(module, "Served", (PyObject *)&ServedType) < 0) {
         Py_DECREF(&ServedType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&TablesType);
+    if (PyModule_AddObject(module, "Tables", (PyObject *)&TablesType) < 0) {
+        Py_DECREF(&TablesType);
         Py_DECREF(module);
         return NULL;
     }

@@ -206,7 +206,7 @@ def runner_arrays(ruleset: Ruleset, table: PlayTable) -> RunnerArrays:
     first = array("i", (first_bidder(ruleset, dealer, turned_card=top, drawn=drawn)
                         for dealer in range(players) for drawn in range(max(draw, 1))
                         for top in range(cards.NUM_RANKS)))
-    graph = _AuctionGraph(ruleset)
+    graph = AuctionGraph(ruleset)
     roots = array("i", (graph.explore(new_auction(ruleset, seat)) for seat in range(players)))
     calls = array("i")
     if ruleset.partner_rule == "called_rank":
@@ -248,9 +248,11 @@ def runner_arrays(ruleset: Ruleset, table: PlayTable) -> RunnerArrays:
         "wild_before": bytes(wild_in_play(when, False) for when in ruleset.wild_drawn)}
 
 
-class _AuctionGraph:
+class AuctionGraph:
     """The states of an auction reached by its legal words, numbered as first met (a tree:
-    a state is the words said so far). Bounded by :data:`MAX_AUCTION_STATES`."""
+    a state is the words said so far). Bounded by :data:`MAX_AUCTION_STATES`. Besides what
+    the runner reads, each state's seat to speak (-1 once over) and each edge's word, which
+    the stepped environments (:mod:`ddz_rules.env.vector`) read."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
@@ -258,6 +260,8 @@ class _AuctionGraph:
         self.edge_child = array("i")
         self.landlord, self.goal = array("i"), array("i")
         self.base, self.factor = array("q"), array("q")
+        self.seat = array("i")
+        self.edge_word: list[str] = []
 
     def explore(self, root: Auction) -> int:
         """Number every state reachable from ``root``; ``root``'s number."""
@@ -270,6 +274,8 @@ class _AuctionGraph:
                 raise AuctionTooLarge(f"the auction has over {MAX_AUCTION_STATES} states")
             self._ending(auction)
             words = [] if auction.done else auction.legal()
+            self.seat.append(-1 if auction.done else auction.to_act)
+            self.edge_word.extend(words)
             start = len(self.landlord) + len(pending)
             children.append(list(range(start, start + len(words))))
             for word in words:

@@ -13,10 +13,14 @@ import pytest
 
 from ddz_rules import bundled_ids
 from ddz_rules.env import raw_env
+from ddz_rules.env.actions import ActionSpace
+from ddz_rules.env.observation import Layout
 from ddz_rules.env.vector import MAX_TABLES, VectorTables
 from ddz_rules.errors import EnvError
+from ddz_rules.ruleset import load
 
 from .test_env import readme_block
+from .test_runner import needs_runner
 
 RULESETS = bundled_ids()
 
@@ -93,25 +97,29 @@ def test_the_dense_mask_is_the_csr_ids() -> None:
         assert (np.flatnonzero(mask[i]) == ids[offsets[i]:offsets[i + 1]]).all()
 
 
-def test_a_finished_table_is_dealt_its_next_hand_at_once() -> None:
-    tables = VectorTables("two-player", 2, seed=9)
+@pytest.mark.parametrize("native", [True, False])
+def test_a_finished_table_is_dealt_its_next_hand_at_once(native: bool) -> None:
+    tables = VectorTables("two-player", 2, seed=9, native=native)
+    layout = Layout.of(tables.ruleset)
+    played = slice(layout["played.0"].start, layout["unseen"].start)
+    auction = layout["phase"].start
     _, (offsets, ids) = tables.reset()
     rng = np.random.default_rng(0)
-    hands = [[tables.games[i].hand] for i in range(2)]
+    ended = [0, 0]
     for _ in range(400):
         pick = offsets[:-1] + (rng.random(2) * np.diff(offsets)).astype(np.int64)
-        _obs, (offsets, ids), rewards, done, _ = tables.step(ids[pick])
+        obs, (offsets, ids), rewards, done, _ = tables.step(ids[pick])
         for i in np.flatnonzero(done):
-            assert tables.games[i].hand is not hands[i][-1]
-            assert tables.games[i].hand.result is None
+            assert not obs[i, played].any() and obs[i, auction] == 1.0  # a fresh deal
             assert rewards[i].sum() == 0 and rewards[i].any()
-            hands[i].append(tables.games[i].hand)
+            ended[i] += 1
         assert (np.diff(offsets) > 0).all()
-    assert min(len(h) for h in hands) > 3
+    assert min(ended) > 3
 
 
-def test_stake_rewards_are_the_scores_over_the_stake() -> None:
-    tables = VectorTables("classic", 4, seed=1, reward="stake")
+@pytest.mark.parametrize("native", [True, False])
+def test_stake_rewards_are_the_scores_over_the_stake(native: bool) -> None:
+    tables = VectorTables("classic", 4, seed=1, reward="stake", native=native)
     _, (offsets, ids) = tables.reset()
     seen = 0
     for _ in range(300):
@@ -122,6 +130,64 @@ def test_stake_rewards_are_the_scores_over_the_stake() -> None:
             assert (np.sign(rewards[i]) == np.sign(info["scores"][i])).all()
             seen += 1
     assert seen > 0
+
+
+# --------------------------------------------------------------------------- the twins
+
+
+def _same_steps(a: VectorTables, b: VectorTables, steps: int, seed: int) -> int:
+    """Step ``a`` and ``b`` with the same random legal actions, asserting that every output
+    is equal; the hands that ended."""
+    obs_a, (off_a, ids_a) = a.reset()
+    obs_b, (off_b, ids_b) = b.reset()
+    rng = np.random.default_rng(seed)
+    ended = 0
+    for _ in range(steps):
+        assert np.array_equal(obs_a, obs_b)
+        assert np.array_equal(off_a, off_b) and np.array_equal(ids_a, ids_b)
+        assert np.array_equal(a.to_act, b.to_act)
+        pick = ids_a[off_a[:-1] + (rng.random(a.n) * np.diff(off_a)).astype(np.int64)]
+        obs_a, (off_a, ids_a), rewards_a, done_a, info_a = a.step(pick)
+        obs_b, (off_b, ids_b), rewards_b, done_b, info_b = b.step(pick)
+        assert np.array_equal(rewards_a, rewards_b) and np.array_equal(done_a, done_b)
+        for key in ("to_act", "truncated", "scores", "thrown_in"):
+            assert np.array_equal(info_a[key], info_b[key])
+        ended += int(done_a.sum())
+    return ended
+
+
+@needs_runner
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_compiled_stepper_is_its_python_twin_step_for_step(ruleset: str) -> None:
+    """Deals, legal ids, observations (with history), stake rewards and truncation: the
+    compiled stepper and the Python one agree at every step, on every ruleset it plays."""
+    compiled = VectorTables(ruleset, 8, seed=77, history=3, reward="stake")
+    if load(ruleset).wild_drawn:
+        assert compiled.native is None and "wild.drawn" in str(compiled.why_python)
+        return
+    assert compiled.native is not None and compiled.why_python is None
+    python = VectorTables(ruleset, 8, seed=77, history=3, reward="stake", native=False)
+    assert python.native is None
+    assert _same_steps(compiled, python, 300, seed=1) > 0
+
+
+@needs_runner
+def test_thrown_in_deals_past_max_redeals_are_cut_off_alike() -> None:
+    compiled = VectorTables("classic", 16, seed=3, max_redeals=0)
+    python = VectorTables("classic", 16, seed=3, max_redeals=0, native=False)
+    compiled.reset()
+    python.reset()
+    pass_id = ActionSpace.of(compiled.ruleset).id_of("pass")
+    cut = 0
+    for _ in range(3):  # everyone passes: every table's deal is thrown in, then cut off
+        chosen = np.full(16, pass_id, dtype=np.int64)
+        *_, info = compiled.step(chosen)
+        *_, twin = python.step(chosen)
+        assert np.array_equal(info["truncated"], twin["truncated"])
+        assert np.array_equal(info["thrown_in"], info["truncated"])
+        cut += int(info["truncated"].sum())
+    assert cut == 16
+    assert _same_steps(compiled, python, 120, seed=4) > 0
 
 
 # --------------------------------------------------------------------------- bad input
@@ -145,32 +211,38 @@ def test_a_bad_seed_reward_or_ruleset_is_refused() -> None:
         VectorTables("nope", 2)
 
 
+@pytest.mark.parametrize("native", [True, False])
 @pytest.mark.parametrize(("actions", "message"), [
     (np.zeros(2, dtype=np.int64), r"actions must be an integer array of shape \(3,\)"),
     (np.zeros((3, 1), dtype=np.int64), r"of shape \(3, 1\)"),
     (np.zeros(3, dtype=np.float32), "not float32"),
     ("pass", "not str"),
 ])
-def test_actions_of_the_wrong_shape_or_type_change_no_table(actions: Any, message: str) -> None:
-    tables = VectorTables("classic", 3, seed=2)
-    _obs, _ = tables.reset()
-    logs = [list(g.hand.log) for g in tables.games]
+def test_actions_of_the_wrong_shape_or_type_change_no_table(actions: Any, message: str,
+                                                           native: bool) -> None:
+    tables = VectorTables("classic", 3, seed=2, native=native)
+    untouched = VectorTables("classic", 3, seed=2, native=native)
+    tables.reset()
     with pytest.raises(EnvError, match=message):
         tables.step(actions)
-    assert [list(g.hand.log) for g in tables.games] == logs
+    assert _same_steps(tables, untouched, 60, seed=5) >= 0
 
 
-def test_an_illegal_id_at_one_table_raises_and_no_table_moves() -> None:
-    tables = VectorTables("classic", 3, seed=2)
+@pytest.mark.parametrize("native", [True, False])
+@pytest.mark.parametrize("bad", [24_000, -1, 2**63 + 5])
+def test_an_illegal_id_at_one_table_raises_and_no_table_moves(native: bool, bad: int) -> None:
+    tables = VectorTables("classic", 3, seed=2, native=native)
+    untouched = VectorTables("classic", 3, seed=2, native=native)
     _, (offsets, ids) = tables.reset()
-    chosen = ids[offsets[:-1]].copy()
-    chosen[1] = tables.games[1].actions.first_play + 500  # no bid is a play
-    logs = [list(g.hand.log) for g in tables.games]
-    with pytest.raises(EnvError, match=r"table 1: action \d+ is not legal for seat \d now "
+    chosen = ids[offsets[:-1]].astype(np.uint64 if bad >= 2**63 else np.int64)
+    chosen[1] = bad  # no bid is a play, and no id is negative or that large
+    with pytest.raises(EnvError, match=rf"table 1: action {bad} is not legal for seat \d now "
                                        r"\(masked off\); no table moved"):
         tables.step(chosen)
-    assert [list(g.hand.log) for g in tables.games] == logs
-    tables.step(ids[offsets[:-1]])  # the tables still play
+    tables.step(ids[offsets[:-1]])  # the tables still play, as if nothing had been asked
+    untouched.reset()
+    untouched.step(ids[offsets[:-1]])
+    assert _same_steps(tables, untouched, 60, seed=6) >= 0
 
 
 def test_a_step_before_reset_is_refused() -> None:

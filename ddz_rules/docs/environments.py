@@ -273,18 +273,29 @@ def intro_md() -> str:
         "`(obs, legal, rewards, done, info)`: `rewards`, float32 of shape `(n, players)`, is "
         "non-zero only in a row whose hand ended, `done` says which, and `info` holds "
         '`"to_act"` (the seat to act now at each table, also the attribute `to_act`), '
-        '`"truncated"` and `"scores"`. A table whose hand ends is dealt its next hand at once; '
-        "`mask()` gives the dense int8 mask when one is wanted. Here 256 classic tables play "
-        "random legal ids:",
+        '`"truncated"`, `"scores"` and `"thrown_in"` (where the action threw the deal in, '
+        "nobody having bid, and the table was dealt again: its decisions scored 0). A table "
+        "whose hand ends is dealt its next hand at once; `mask()` gives the dense int8 mask "
+        "when one is wanted. Here 256 classic tables play random legal ids:",
         f"```python\n{VECTOR_EXAMPLE}```",
         "Table i of `VectorTables(ruleset, n, seed=s)` is `env(ruleset)` reset with seed "
         "s + i: the same deals, hand after hand, and given the same actions the same "
         "observations, legal ids and rewards (proved on every bundled ruleset by "
         "`tests/test_env_vector.py`). An id that is not legal at its table, or actions of "
         "the wrong shape or type, raise `EnvError` before any table moves; n must lie "
-        "between 1 and 16,384. The tables are stepped through the referee in Python, one "
-        "after another: the arrays and their meaning are fixed, and a compiled stepper, "
-        "when one comes, will be proved equal to this one.",
+        "between 1 and 16,384 (about 5 KB a table for classic, besides a dense mask).",
+        "The tables are stepped in compiled code (`ddz_rules/_tables.h`): the hand runner's "
+        "loop moved one action at a time, and the observation written in C from the "
+        "layout's offsets. It knows no rule: the auction's graph, the plays, the action ids "
+        "and the features come from the same Python functions as everywhere else. Rulesets "
+        "that draw wild ranks (`laizi`, `laizi-two`) fall back to stepping each table "
+        "through the referee in Python (their turns with wild cards are listed in Python, "
+        "and their ids name plays as the cards they stand for), and `tables.why_python` "
+        "says so; `native=False` asks for the Python path anywhere. The two paths are twins, "
+        "proved equal step for step (deals, legal ids, observations with history, rewards, "
+        "truncation) on every ruleset the compiled one plays. A stake that outgrew 64 bits "
+        "in the compiled stepper would raise `EnvError` and ask for a reset; no bundled "
+        "ruleset comes near.",
     ])
 
 
