@@ -45,13 +45,15 @@ class Runner:
 def draws(seed: int, bounds: list[int]) -> list[int]: ...
 
 class Tables:
-    def __init__(self, runner: Runner, n: int, max_redeals: int, n_words: int,
+    def __init__(self, runner: Runner, n: int, max_redeals: int, n_actions: int, n_words: int,
                  first_call: int, first_play: int, pass_id: int, edge_action: bytes,
                  node_seat: bytes, word_base: bytes, next_dealer: bytes, play_action: bytes,
                  play_type: bytes, play_length: bytes, size: int, at: bytes, copies: int,
                  history: int, max_hand: int, undealt: int, deck_size: int, deck_key: bytes,
                  kitty_shown: bool, marked: bool, turned: bool, fixed_base: int,
-                 base_none: int, stake_reward: bool) -> None: ...
+                 base_none: int, stake_reward: bool,
+                 wild_ids: Callable[[list[Play], tuple[int, ...]],
+                                    dict[int, tuple[Play, int, int]]] | None) -> None: ...
     def reset(self, states: bytes, obs: Any, offsets: Any, to_act: Any) -> bytearray: ...
     def step(self, actions: Any, obs: Any, offsets: Any, to_act: Any, rewards: Any,
              scores: Any, done: Any, cut: Any, thrown: Any) -> bytearray | int: ...

@@ -61,18 +61,23 @@ typedef struct {
     int8_t word[16];      /* each seat's last auction word (its id), -1 for none */
     int words, call_said;
     int64_t base, mult;   /* the base the auction shows, the multiplier events' product */
+    u128 beat_key;        /* the play to beat: its cards, its type's index, chain length */
+    int beat_type, beat_length;
+    PyObject *turn;       /* a turn with wild cards: {id: (play, type, length)}, else NULL */
 } Table;
 
 /* Where each feature of the observation starts (Layout.offsets), in this order. */
 enum {
     AT_PASS, AT_TYPE, AT_LENGTH, AT_BEAT_SEAT, AT_LEADS, AT_AUCTION, AT_WORDS, AT_BASE,
     AT_MULTIPLIER, AT_LEFT, AT_ROLE, AT_PHASE, AT_TO_ACT, AT_FIRST, AT_DEALER, AT_CALLED,
-    AT_ADVANTAGE, AT_UNDEALT, AT_MARKED, AT_TURNED, AT_HISTORY, AT_HISTORY_PASS, N_AT
+    AT_ADVANTAGE, AT_UNDEALT, AT_MARKED, AT_TURNED, AT_HISTORY, AT_HISTORY_PASS, AT_WILD,
+    N_AT
 };
 
 typedef struct {
     PyObject_HEAD
     Runner *runner;
+    PyObject *wild_ids;     /* wild_ids(plays, wild) -> {id: (play, type, length)}; or None */
     Py_ssize_t n, size, n_actions, n_words, first_call, first_play, pass_id, max_redeals;
     int copies, history, max_hand, undealt, kitty_shown, marked, turned, stake_reward;
     int64_t fixed_base, base_none; /* the base shown: fixed (-1: by the bids), before a bid */
@@ -101,9 +106,11 @@ Tables_dealloc(Tables *self)
     if (self->tables != NULL) {
         for (Py_ssize_t i = 0; i < self->n; i++) {
             hand_clear(&self->tables[i].h);
+            Py_CLEAR(self->tables[i].turn);
         }
     }
     Py_XDECREF(self->runner);
+    Py_XDECREF(self->wild_ids);
     PyMem_Free(self->edge_action);
     PyMem_Free(self->node_seat);
     PyMem_Free(self->word_base);
@@ -139,13 +146,13 @@ int32_items(PyObject *data, Py_ssize_t n, int32_t low, int32_t high, const char 
 static int
 Tables_init(Tables *self, PyObject *args, PyObject *kwargs)
 {
-    static char *names[] = {"runner", "n", "max_redeals", "n_words", "first_call",
+    static char *names[] = {"runner", "n", "max_redeals", "n_actions", "n_words", "first_call",
                             "first_play", "pass_id", "edge_action", "node_seat", "word_base",
                             "next_dealer", "play_action", "play_type", "play_length", "size",
                             "at", "copies", "history", "max_hand", "undealt", "deck_size",
                             "deck_key", "kitty_shown", "marked", "turned", "fixed_base",
-                            "base_none", "stake_reward", NULL};
-    PyObject *runner, *edge_action, *node_seat, *word_base, *next_dealer, *play_action;
+                            "base_none", "stake_reward", "wild_ids", NULL};
+    PyObject *runner, *wild_ids, *edge_action, *node_seat, *word_base, *next_dealer, *play_action;
     PyObject *play_type, *play_length, *at, *deck_key;
     long long fixed_base, base_none;
     int deck_size;
@@ -154,29 +161,34 @@ Tables_init(Tables *self, PyObject *args, PyObject *kwargs)
         return -1;
     }
     if (!PyArg_ParseTupleAndKeywords(
-            args, kwargs, "O!nnnnnnSSSSSSSnSiiiiiOpppLLp:Tables", names, &RunnerType, &runner,
-            &self->n, &self->max_redeals, &self->n_words, &self->first_call,
+            args, kwargs, "O!nnnnnnnSSSSSSSnSiiiiiOpppLLpO:Tables", names, &RunnerType, &runner,
+            &self->n, &self->max_redeals, &self->n_actions, &self->n_words, &self->first_call,
             &self->first_play, &self->pass_id, &edge_action, &node_seat, &word_base,
             &next_dealer, &play_action, &play_type, &play_length, &self->size, &at,
             &self->copies, &self->history, &self->max_hand, &self->undealt, &deck_size,
             &deck_key, &self->kitty_shown, &self->marked, &self->turned, &fixed_base,
-            &base_none, &self->stake_reward)) {
+            &base_none, &self->stake_reward, &wild_ids)) {
         return -1;
     }
     Runner *with = (Runner *)runner;
     Lister *lister = with->lister;
     const int players = with->players, ranks = lister->ranks;
     const Py_ssize_t n_plays = lister->n_plays;
-    self->n_actions = self->first_play + n_plays;
     if (self->n < 1 || self->n > (1 << 20) || self->max_redeals < 0 || self->copies < 1 ||
         self->copies > TABLES_COPIES || self->history < 0 || self->history > TABLES_HISTORY ||
         self->max_hand < 1 || self->undealt < 0 || deck_size < 1 || self->size < 1 ||
         self->n_words < 1 || self->pass_id < 0 || self->pass_id >= self->n_words ||
+        self->n_actions < self->first_play + n_plays || self->n_actions > INT32_MAX ||
         self->first_call != self->n_words || self->first_play != self->first_call +
-        with->n_calls || with->n_drawn || fixed_base < -1 || base_none < 0 || ranks > 15 ||
+        with->n_calls || fixed_base < -1 || base_none < 0 || ranks > 15 ||
         with->n_nodes > INT32_MAX / 2) {
         PyErr_SetString(PyExc_ValueError, "Tables(): the sizes do not agree (words, then "
-                        "calls, then plays; no wild ranks; 1 to 2**20 tables)");
+                        "calls, then plays; 1 to 2**20 tables)");
+        return -1;
+    }
+    if (with->n_drawn && !PyCallable_Check(wild_ids)) {
+        PyErr_SetString(PyExc_TypeError, "Tables(): wild_ids must be callable where wild ranks "
+                        "are drawn");
         return -1;
     }
     self->fixed_base = fixed_base;
@@ -195,7 +207,8 @@ Tables_init(Tables *self, PyObject *args, PyObject *kwargs)
         !(self->next_dealer = int32_items(next_dealer, 2 * players, 0, players,
                                           "Tables(): next_dealer")) ||
         !(self->play_action = int32_items(play_action, n_plays, (int32_t)self->first_play,
-                                          (int32_t)self->n_actions, "Tables(): play_action")) ||
+                                          (int32_t)(self->first_play + n_plays),
+                                          "Tables(): play_action")) ||
         !(self->play_type = int32_items(play_type, n_plays, 0, 256, "Tables(): play_type")) ||
         !(self->play_length = int32_items(play_length, n_plays, 0, INT32_MAX,
                                            "Tables(): play_length")) ||
@@ -220,7 +233,7 @@ Tables_init(Tables *self, PyObject *args, PyObject *kwargs)
     const Py_ssize_t width[N_AT] = {
         players, n_types, 1, players, 1, players * n_words, 1, 1, 1, players, 3 * players, 4,
         players, players, players, ranks + 1, 1, 1, ranks, ranks, block * players * depth,
-        players * depth};
+        players * depth, ranks};
     if ((2 * players + 4) * block > self->size) {
         PyErr_SetString(PyExc_ValueError, "Tables(): the card blocks outgrow the observation");
         return -1;
@@ -265,6 +278,8 @@ Tables_init(Tables *self, PyObject *args, PyObject *kwargs)
     }
     Py_INCREF(runner);
     self->runner = with;
+    Py_INCREF(wild_ids);
+    self->wild_ids = wild_ids;
     return 0;
 }
 
@@ -326,6 +341,35 @@ tables_list(Tables *self, Table *t, Py_ssize_t *used)
         for (Py_ssize_t j = 0; j < count; j++) {
             out[j] = self->first_call + j;
         }
+    } else if (t->h.python != NULL) { /* wild cards: the ids Python gives the plays */
+        Py_CLEAR(t->turn);
+        t->turn = PyObject_CallFunctionObjArgs(self->wild_ids, t->h.python, t->h.wild, NULL);
+        Py_CLEAR(t->h.python);
+        if (t->turn == NULL) {
+            return -1;
+        }
+        if (!PyDict_Check(t->turn) || PyDict_GET_SIZE(t->turn) > t->h.listed) {
+            PyErr_SetString(PyExc_TypeError, "Tables: wild_ids must return a dict, an id for "
+                            "each play at most");
+            return -1;
+        }
+        PyObject *key, *value;
+        Py_ssize_t pos = 0, j = 0;
+        while (PyDict_Next(t->turn, &pos, &key, &value)) {
+            long long id = PyLong_AsLongLong(key);
+            if ((id == -1 && PyErr_Occurred()) || id < self->first_play ||
+                id >= self->n_actions) {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_ValueError, "Tables: wild_ids gave an id that is no "
+                                "play's");
+                return -1;
+            }
+            out[j++] = id;
+        }
+        if (t->h.may_pass) {
+            out[j++] = self->pass_id;
+        }
+        count = j;
     } else {
         const int32_t *ids = runner->lister->out;
         for (Py_ssize_t j = 0; j < t->h.listed; j++) {
@@ -359,6 +403,7 @@ tables_deal(Tables *self, Py_ssize_t i)
     Table *t = &self->tables[i];
     const int players = self->runner->players;
     hand_clear(&t->h);
+    Py_CLEAR(t->turn);
     uint64_t seed = pcg64_seed(&t->rng);
     memset(t->played, 0, sizeof(t->played));
     memset(t->trick, 0, sizeof(t->trick));
@@ -449,8 +494,8 @@ tables_block(const Tables *self, float *out, u128 key)
     }
 }
 
-/* The observation of the seat to act at table i into out (size floats, zeroed): the
- * Encoder's, feature by feature. */
+/* The observation of the seat to act at table i into out (size floats): the Encoder's,
+ * feature by feature. */
 static void
 tables_observe(Tables *self, Py_ssize_t i, float *out)
 {
@@ -461,11 +506,12 @@ tables_observe(Tables *self, Py_ssize_t i, float *out)
     const Py_ssize_t block = (Py_ssize_t)runner->lister->ranks * self->copies;
     const Py_ssize_t *at = self->at;
 #define REL(seat) (((seat) - me + n) % n)
+    memset(out, 0, sizeof(float) * (size_t)self->size); /* each row while it is in cache */
     u128 seen = h->hands[me];
     for (int s = 0; s < n; s++) {
         seen += t->played[s];
     }
-    const int beat = h->beat >= 0;
+    const int beat = h->beat >= 0 || h->beat_obj != NULL;
     float *cards = out;
     tables_block(self, cards, h->hands[me]);
     cards += block;
@@ -484,14 +530,14 @@ tables_observe(Tables *self, Py_ssize_t i, float *out)
         }
     }
     if (beat) {
-        tables_block(self, cards, runner->play_key[h->beat]);
+        tables_block(self, cards, t->beat_key);
         for (int s = 0; s < n; s++) {
             if ((t->passed >> s) & 1) {
                 out[at[AT_PASS] + REL(s)] = 1.0f;
             }
         }
-        int length = self->play_length[h->beat];
-        out[at[AT_TYPE] + self->play_type[h->beat]] = 1.0f;
+        int length = t->beat_length;
+        out[at[AT_TYPE] + t->beat_type] = 1.0f;
         out[at[AT_LENGTH]] = (float)((length < 20 ? length : 20) / 20.0);
         out[at[AT_BEAT_SEAT] + REL(h->beat_seat)] = 1.0f;
     } else if (h->stage == HAND_PLAY) {
@@ -522,6 +568,11 @@ tables_observe(Tables *self, Py_ssize_t i, float *out)
     out[at[AT_TO_ACT]] = 1.0f;
     out[at[AT_FIRST] + REL(h->first)] = 1.0f;
     out[at[AT_DEALER] + REL(h->dealer)] = 1.0f;
+    for (Py_ssize_t k = 0; k < runner->n_drawn; k++) { /* Hand.wild: the ranks wild now */
+        if (runner->wild_before[k] || h->landlord >= 0) {
+            out[at[AT_WILD] + h->wild_ranks[k]] = 1.0f;
+        }
+    }
     if (t->call_said) {
         out[at[AT_CALLED] + (h->called >= 0 ? h->called : runner->lister->ranks)] = 1.0f;
     }
@@ -607,28 +658,69 @@ tables_act(Tables *self, Py_ssize_t i, int64_t id)
         return 0;
     }
     const int seat = h->seat;
+    PyObject *turn = t->turn; /* this turn's plays with wild cards, if any: taken over here */
+    t->turn = NULL;
     if (id == self->pass_id) {
+        Py_XDECREF(turn);
         tables_remember(self, i, seat, 0);
         t->trick[seat] = 0;
         t->passed |= (uint32_t)1 << seat;
         hand_pass(runner, h);
-        if (h->beat < 0) { /* everyone else passed: a new trick */
+        if (h->passes == 0) { /* everyone else passed: a new trick */
             memset(t->trick, 0, sizeof(t->trick));
             t->passed = 0;
         }
         return 0;
     }
-    int32_t play = self->action_play[id - self->first_play];
-    u128 key = runner->play_key[play];
+    int32_t play;
+    u128 key;
+    int64_t factor, paid;
+    PyObject *chosen = NULL;
+    if (turn != NULL) {
+        PyObject *id_obj = PyLong_FromLongLong(id);
+        PyObject *item = id_obj == NULL ? NULL : PyDict_GetItemWithError(turn, id_obj);
+        Py_XDECREF(id_obj);
+        long type = -1, length = -1;
+        if (item != NULL && PyTuple_Check(item) && PyTuple_GET_SIZE(item) == 3) {
+            chosen = PyTuple_GET_ITEM(item, 0);
+            type = PyLong_AsLong(PyTuple_GET_ITEM(item, 1));
+            length = PyLong_AsLong(PyTuple_GET_ITEM(item, 2));
+        }
+        if (chosen == NULL || type < 0 || type > 255 || length < 0) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_ValueError, "Tables: wild_ids gave no (play, type, "
+                                "length) for a legal id");
+            }
+            Py_DECREF(turn);
+            return -1;
+        }
+        Py_INCREF(chosen);
+        Py_DECREF(turn);
+        if (play_facts(runner, chosen, &key, &play, &factor, &paid) < 0) {
+            Py_DECREF(chosen);
+            return -1;
+        }
+        t->beat_type = (int)type;
+        t->beat_length = (int)length;
+    } else {
+        play = self->action_play[id - self->first_play];
+        key = runner->play_key[play];
+        factor = runner->play_factor[play];
+        paid = runner->play_paid[play];
+        t->beat_type = self->play_type[play];
+        t->beat_length = self->play_length[play];
+    }
+    t->beat_key = key;
     tables_remember(self, i, seat, key);
     t->played[seat] += key;
     t->trick[seat] = key;
     t->passed &= ~((uint32_t)1 << seat);
-    if (__builtin_mul_overflow(t->mult, runner->play_factor[play], &t->mult)) {
+    if (__builtin_mul_overflow(t->mult, factor, &t->mult)) {
         t->mult = INT64_MAX;
     }
-    return hand_play(runner, h, play, NULL, key, runner->play_factor[play],
-                     runner->play_paid[play]);
+    int done = hand_play(runner, h, play, chosen, key, factor, paid);
+    Py_XDECREF(chosen);
+    return done;
 }
 
 /* Whether id is among the legal ids of table i (ascending in the legal store). */
@@ -676,7 +768,6 @@ tables_out(Tables *self, Py_ssize_t used, float *obs, int64_t *offsets, int64_t 
     self->next_legal = ids;
     self->next_at = at;
     self->next_cap = cap;
-    memset(obs, 0, sizeof(float) * (size_t)(self->n * self->size));
     for (Py_ssize_t i = 0; i < self->n; i++) {
         tables_observe(self, i, obs + i * self->size);
         to_act[i] = table_to_act(self, &self->tables[i]);

@@ -18,6 +18,7 @@ from ddz_rules.env.observation import Layout
 from ddz_rules.env.vector import MAX_TABLES, VectorTables
 from ddz_rules.errors import EnvError
 from ddz_rules.ruleset import load
+from ddz_rules.table import native_modules
 
 from .test_env import readme_block
 from .test_runner import needs_runner
@@ -161,14 +162,12 @@ def _same_steps(a: VectorTables, b: VectorTables, steps: int, seed: int) -> int:
 def test_the_compiled_stepper_is_its_python_twin_step_for_step(ruleset: str) -> None:
     """Deals, legal ids, observations (with history), stake rewards and truncation: the
     compiled stepper and the Python one agree at every step, on every ruleset it plays."""
-    compiled = VectorTables(ruleset, 8, seed=77, history=3, reward="stake")
-    if load(ruleset).wild_drawn:
-        assert compiled.native is None and "wild.drawn" in str(compiled.why_python)
-        return
+    n, steps = (4, 160) if load(ruleset).wild_drawn else (8, 300)  # naming wild plays is slow
+    compiled = VectorTables(ruleset, n, seed=77, history=3, reward="stake")
     assert compiled.native is not None and compiled.why_python is None
-    python = VectorTables(ruleset, 8, seed=77, history=3, reward="stake", native=False)
+    python = VectorTables(ruleset, n, seed=77, history=3, reward="stake", native=False)
     assert python.native is None
-    assert _same_steps(compiled, python, 300, seed=1) > 0
+    assert _same_steps(compiled, python, steps, seed=1) > 0
 
 
 @needs_runner
@@ -248,3 +247,13 @@ def test_an_illegal_id_at_one_table_raises_and_no_table_moves(native: bool, bad:
 def test_a_step_before_reset_is_refused() -> None:
     with pytest.raises(EnvError, match="reset before the first step"):
         VectorTables("classic", 1).step(np.zeros(1, dtype=np.int64))
+
+
+def test_the_tables_say_which_path_steps_them() -> None:
+    asked = VectorTables("classic", 2, native=False)
+    assert asked.native is None and asked.why_python == "native=False was asked for"
+    default = VectorTables("laizi", 2)
+    if native_modules() is None:
+        assert default.native is None and "not built" in str(default.why_python)
+    else:
+        assert default.native is not None and default.why_python is None

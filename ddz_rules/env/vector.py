@@ -14,9 +14,11 @@ ids and rewards. ``tests/test_env_vector.py`` proves it on every bundled ruleset
 
 The tables are stepped in compiled code (``ddz_rules/_tables.h``: the hand runner's loop
 moved one action at a time, and the Encoder's layout written in C) wherever the hand runner
-plays the ruleset in C and no wild rank is drawn (:attr:`VectorTables.why_python` says why
-not, else None). Elsewhere, and with ``native=False``, each table is stepped through the
-referee in Python, one after another: that path is the compiled one's twin, and
+plays the ruleset in C (:attr:`VectorTables.why_python` says why not, else None); a turn
+with wild cards in play is listed by Python and its plays named by the action space, as the
+runner and the environments do. Elsewhere, and with ``native=False``, each table is
+stepped through the referee in Python, one after another: that path is the compiled one's
+twin, and
 ``tests/test_env_vector.py`` proves the two equal, step for step, on every ruleset the
 compiled path plays.
 
@@ -45,6 +47,7 @@ from ddz_rules.match import next_dealer
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.runner import AuctionGraph, HandRunner
 from ddz_rules.scoring import base_of
+from ddz_rules.table import Play
 
 if TYPE_CHECKING:
     from ddz_rules import _moves
@@ -52,6 +55,8 @@ if TYPE_CHECKING:
 #: The most tables one :class:`VectorTables` holds (its arrays grow with ``n``: about 3 KB a
 #: table for classic's observation, 24 KB for its dense mask when asked, and 2 KB of state).
 MAX_TABLES = 16_384
+
+INT64_MAX = np.iinfo(np.int64).max
 
 #: The legal ids of every table as CSR arrays: ``ids[offsets[i]:offsets[i + 1]]`` are table
 #: ``i``'s, ascending.
@@ -61,7 +66,8 @@ Legal = tuple[np.ndarray, np.ndarray]
 NATIVE_FEATURES = ("trick_pass.0", "to_beat.type", "to_beat.length", "to_beat.seat", "leads",
                    "auction.0", "auction.words", "base", "multiplier", "cards_left", "role",
                    "phase", "to_act", "first_bidder", "dealer", "called", "advantage",
-                   "undealt", "marked_card", "turned_card", "history.0.0", "history_pass.0")
+                   "undealt", "marked_card", "turned_card", "history.0.0", "history_pass.0",
+                   "wild")
 
 
 class VectorTables:
@@ -179,14 +185,14 @@ class VectorTables:
         """The actions as an int64 array of ids, or :class:`EnvError`."""
         if isinstance(actions, list | tuple):
             actions = np.asarray(actions)
-        if not isinstance(actions, np.ndarray) or actions.shape != (self.n,) or not (
-                np.issubdtype(actions.dtype, np.integer)):
+        if not isinstance(actions, np.ndarray) or actions.shape != (self.n,) or (
+                actions.dtype.kind not in "iu"):
             shape = getattr(actions, "shape", None)
             dtype = getattr(actions, "dtype", type(actions).__name__)
             raise EnvError(f"actions must be an integer array of shape ({self.n},), not "
                            f"{dtype} of shape {shape}")
-        if actions.dtype == np.uint64 and (actions > np.iinfo(np.int64).max).any():
-            i = int(np.argmax(actions > np.iinfo(np.int64).max))
+        if actions.dtype == np.uint64 and (actions > INT64_MAX).any():
+            i = int(np.argmax(actions > INT64_MAX))
             self._refuse(i, int(actions[i]))
         return np.ascontiguousarray(actions, dtype=np.int64)
 
@@ -253,9 +259,6 @@ def _compiled(game: Game, n: int, max_redeals: int, reward: str
     action ids (:class:`~ddz_rules.env.actions.ActionSpace`), the layout
     (:class:`~ddz_rules.env.observation.Layout`)."""
     ruleset = game.ruleset
-    if ruleset.wild_drawn:
-        return None, ("wild ranks (wild.drawn): a turn with wild cards is listed in Python, "
-                      "and its ids name plays as the cards they stand for")
     runner = HandRunner(ruleset)
     if runner.native is None:
         return None, runner.why_python
@@ -269,8 +272,17 @@ def _compiled(game: Game, n: int, max_redeals: int, reward: str
     plays = runner.table.by_id
     at = layout.offsets
     fixed = ruleset.fixed_bid
+    types = {name: i for i, name in enumerate(layout.types)}
+
+    def wild_ids(plays: list[Play], wild: tuple[int, ...]) -> dict[int, tuple[Play, int, int]]:
+        """A turn with wild cards (the runner lists it in Python): each legal play's id, as
+        the action space names it, with its type's index and chain length."""
+        return {i: (p, types[p.reading.type], p.reading.length)
+                for i, p in space.legal(plays, wild).items() if not isinstance(p, str)}
+
     return _moves.Tables(
-        runner=runner.native, n=n, max_redeals=max_redeals, n_words=len(space.words),
+        runner=runner.native, n=n, max_redeals=max_redeals, n_actions=len(space),
+        n_words=len(space.words),
         first_call=len(space.words), first_play=space.first_play, pass_id=space.id_of("pass"),
         edge_action=array("i", (words[w] for w in graph.edge_word)).tobytes(),
         node_seat=graph.seat.tobytes(),
@@ -289,7 +301,8 @@ def _compiled(game: Game, n: int, max_redeals: int, reward: str
         kitty_shown=ruleset.kitty_shown, marked=ruleset.first_bidder == "marked_card",
         turned=ruleset.first_bidder == "turned_card",
         fixed_base=-1 if fixed is None else base_of(ruleset, fixed),
-        base_none=base_of(ruleset, 0), stake_reward=reward == "stake"), None
+        base_none=base_of(ruleset, 0), stake_reward=reward == "stake",
+        wild_ids=wild_ids if ruleset.wild_drawn else None), None
 
 
 __all__ = ["MAX_TABLES", "Legal", "VectorTables"]
