@@ -481,9 +481,17 @@ tables_block(const Tables *self, float *out, u128 key)
     const int copies = self->copies, bits = lister->bits, ranks = lister->ranks;
     const u128 field = lister->field;
     /* The block is zeroed: the ranks above the set's highest are left as they are. */
-    if (copies == 4) { /* one deck: a 16-byte copy per rank */
-        for (int r = 0; r < ranks && key; r++, key >>= bits) {
-            int count = (int)(key & field);
+    if (copies == 4 && bits * ranks <= 120) { /* one deck: 16 bytes a rank, in two halves */
+        const int low = 60 / bits; /* the ranks wholly within the low 64 bits */
+        const uint64_t mask = (uint64_t)field;
+        uint64_t half = (uint64_t)key;
+        for (int r = 0; r < low && half; r++, half >>= bits) {
+            int count = (int)(half & mask);
+            memcpy(out + 4 * r, THERMOMETER[count < 4 ? count : 4], 4 * sizeof(float));
+        }
+        half = (uint64_t)(key >> (bits * low));
+        for (int r = low; r < ranks && half; r++, half >>= bits) {
+            int count = (int)(half & mask);
             memcpy(out + 4 * r, THERMOMETER[count < 4 ? count : 4], 4 * sizeof(float));
         }
         return;
@@ -505,7 +513,11 @@ tables_observe(Tables *self, Py_ssize_t i, float *out)
     const int n = runner->players, me = table_to_act(self, t);
     const Py_ssize_t block = (Py_ssize_t)runner->lister->ranks * self->copies;
     const Py_ssize_t *at = self->at;
-#define REL(seat) (((seat) - me + n) % n)
+    int rel[16]; /* each seat's offset from the observer, without a division each time */
+    for (int s = 0; s < n; s++) {
+        rel[s] = s >= me ? s - me : s - me + n;
+    }
+#define REL(seat) rel[seat]
     memset(out, 0, sizeof(float) * (size_t)self->size); /* each row while it is in cache */
     u128 seen = h->hands[me];
     for (int s = 0; s < n; s++) {
