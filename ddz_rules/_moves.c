@@ -338,10 +338,23 @@ Lister_init(Lister *self, PyObject *args, PyObject *kwargs)
     return 0;
 }
 
+/* The sum of the twelve 5-bit fields of x's low 60 bits (each at most 15): fields added in
+ * pairs into 10-bit lanes, then the lanes by one multiplication. */
+static inline int
+fields5(uint64_t x)
+{
+    const uint64_t even = 0x07C1F07C1F07C1FULL; /* fields 0, 2, 4, ...: 5 bits every 10 */
+    uint64_t pairs = (x & even) + ((x >> 5) & even); /* six lanes of at most 30 */
+    return (int)(((pairs * 0x0040100401004010ULL >> 4) >> 50) & 0x3FF);
+}
+
 /* How many cards a packed set holds. */
 static int
 held(const Lister *lister, u128 hand)
 {
+    if (lister->bits == 5 && lister->ranks <= 24) {
+        return fields5((uint64_t)hand & 0x0FFFFFFFFFFFFFFFULL) + fields5((uint64_t)(hand >> 60));
+    }
     int n = 0;
     for (int r = 0; r < lister->ranks; r++) {
         n += (int)((hand >> (lister->bits * r)) & lister->field);
@@ -717,10 +730,14 @@ twister_init(Twister *t, uint32_t seed)
 static void
 twister_seed(Twister *t, uint64_t seed)
 {
+    static Twister start; /* init_genrand(19650218), the same for every seed: made once */
     uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
     size_t length = key[1] ? 2 : 1;
     uint32_t *mt = t->state;
-    twister_init(t, 19650218U);
+    if (start.index != MT_N) {
+        twister_init(&start, 19650218U);
+    }
+    memcpy(t, &start, sizeof(*t));
     size_t i = 1, j = 0;
     for (size_t k = MT_N > length ? MT_N : length; k; k--) {
         mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;

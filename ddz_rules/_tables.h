@@ -66,6 +66,28 @@ typedef struct {
     PyObject *turn;       /* a turn with wild cards: {id: (play, type, length)}, else NULL */
 } Table;
 
+/* The thermometer flags of a rank held `count` times, for each count up to the most copies:
+ * the k-th flag set where more than k are held. */
+static const float THERMOMETER[TABLES_COPIES + 1][TABLES_COPIES] = {
+    {0, 0, 0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0, 0, 0}, {1, 1, 0, 0, 0, 0, 0, 0},
+    {1, 1, 1, 0, 0, 0, 0, 0}, {1, 1, 1, 1, 0, 0, 0, 0}, {1, 1, 1, 1, 1, 0, 0, 0},
+    {1, 1, 1, 1, 1, 1, 0, 0}, {1, 1, 1, 1, 1, 1, 1, 0}, {1, 1, 1, 1, 1, 1, 1, 1}};
+
+/* For one deck's 5-bit fields: the flags of two ranks at once, by the ten bits that hold
+ * them (eight floats, so that a block is written eight ranks a time in 32-byte copies). */
+static float PAIRS[1024][8];
+
+static void
+pairs_made(void)
+{
+    for (int both = 0; both < 1024; both++) {
+        for (int half = 0; half < 2; half++) {
+            int count = (both >> (5 * half)) & 31;
+            memcpy(PAIRS[both] + 4 * half, THERMOMETER[count < 4 ? count : 4], 16);
+        }
+    }
+}
+
 /* Where each feature of the observation starts (Layout.offsets), in this order. */
 enum {
     AT_PASS, AT_TYPE, AT_LENGTH, AT_BEAT_SEAT, AT_LEADS, AT_AUCTION, AT_WORDS, AT_BASE,
@@ -276,6 +298,9 @@ Tables_init(Tables *self, PyObject *args, PyObject *kwargs)
         PyErr_NoMemory();
         return -1;
     }
+    if (PAIRS[1][0] == 0.0f) {
+        pairs_made();
+    }
     Py_INCREF(runner);
     self->runner = with;
     Py_INCREF(wild_ids);
@@ -466,13 +491,6 @@ tables_fresh(Tables *self, Py_ssize_t i)
     return -1;
 }
 
-/* The thermometer flags of a rank held `count` times, for each count up to the most copies:
- * the k-th flag set where more than k are held. */
-static const float THERMOMETER[TABLES_COPIES + 1][TABLES_COPIES] = {
-    {0, 0, 0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0, 0, 0}, {1, 1, 0, 0, 0, 0, 0, 0},
-    {1, 1, 1, 0, 0, 0, 0, 0}, {1, 1, 1, 1, 0, 0, 0, 0}, {1, 1, 1, 1, 1, 0, 0, 0},
-    {1, 1, 1, 1, 1, 1, 0, 0}, {1, 1, 1, 1, 1, 1, 1, 0}, {1, 1, 1, 1, 1, 1, 1, 1}};
-
 /* Set a card block's flags of one set: copies flags per rank (Encoder.card_bytes). */
 static void
 tables_block(const Tables *self, float *out, u128 key)
@@ -481,18 +499,14 @@ tables_block(const Tables *self, float *out, u128 key)
     const int copies = self->copies, bits = lister->bits, ranks = lister->ranks;
     const u128 field = lister->field;
     /* The block is zeroed: the ranks above the set's highest are left as they are. */
-    if (copies == 4 && bits * ranks <= 120) { /* one deck: 16 bytes a rank, in two halves */
-        const int low = 60 / bits; /* the ranks wholly within the low 64 bits */
-        const uint64_t mask = (uint64_t)field;
-        uint64_t half = (uint64_t)key;
-        for (int r = 0; r < low && half; r++, half >>= bits) {
-            int count = (int)(half & mask);
-            memcpy(out + 4 * r, THERMOMETER[count < 4 ? count : 4], 4 * sizeof(float));
+    if (copies == 4 && bits == 5 && ranks <= 24) { /* one deck: two ranks a copy */
+        uint64_t half = (uint64_t)key & 0x0FFFFFFFFFFFFFFFULL; /* ranks 0 to 11 */
+        for (int r = 0; half; r += 2, half >>= 10) {
+            memcpy(out + 4 * r, PAIRS[half & 1023], 32);
         }
-        half = (uint64_t)(key >> (bits * low));
-        for (int r = low; r < ranks && half; r++, half >>= bits) {
-            int count = (int)(half & mask);
-            memcpy(out + 4 * r, THERMOMETER[count < 4 ? count : 4], 4 * sizeof(float));
+        half = (uint64_t)(key >> 60); /* ranks 12 and up */
+        for (int r = 12; half; r += 2, half >>= 10) {
+            memcpy(out + 4 * r, PAIRS[half & 1023], r + 1 < ranks ? 32 : 16);
         }
         return;
     }
