@@ -118,6 +118,7 @@ typedef struct {
     uint8_t *hist_pass;     /* the same, 1 for a pass */
     uint8_t *hist_len;      /* n * players: how many each seat has */
     int64_t *legal, *next_legal; /* the tables' legal ids, in turn; and where each starts */
+    uint64_t *seen;         /* a bit per action id, all clear: long listings sorted by it */
     Py_ssize_t *legal_at, *next_at, legal_cap, next_cap;
     int ready;
 } Tables;
@@ -147,6 +148,7 @@ Tables_dealloc(Tables *self)
     PyMem_Free(self->hist_len);
     PyMem_Free(self->legal);
     PyMem_Free(self->next_legal);
+    PyMem_Free(self->seen);
     PyMem_Free(self->legal_at);
     PyMem_Free(self->next_at);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -293,7 +295,8 @@ Tables_init(Tables *self, PyObject *args, PyObject *kwargs)
     self->legal_cap = self->next_cap = 64 * (Py_ssize_t)n;
     self->legal = PyMem_Malloc(sizeof(int64_t) * (size_t)self->legal_cap);
     self->next_legal = PyMem_Malloc(sizeof(int64_t) * (size_t)self->next_cap);
-    if (!self->tables || !self->hist || !self->hist_pass || !self->hist_len ||
+    self->seen = PyMem_Calloc((size_t)(self->n_actions + 63) / 64, sizeof(uint64_t));
+    if (!self->seen || !self->tables || !self->hist || !self->hist_pass || !self->hist_len ||
         !self->legal_at || !self->next_at || !self->legal || !self->next_legal) {
         PyErr_NoMemory();
         return -1;
@@ -329,11 +332,38 @@ tables_room(Tables *self, Py_ssize_t used, Py_ssize_t more)
     return 0;
 }
 
-static int
-by_value(const void *a, const void *b)
+/* Sort ids[0 .. count), distinct action ids, ascending: by insertion where they are few, else
+ * by a bit per id (self->seen, left clear), a pass over the bits being cheaper than
+ * comparisons for a long listing (a leader's hundreds of plays). */
+static void
+tables_sort(Tables *self, int64_t *ids, Py_ssize_t count)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
+    if (count <= 24) {
+        for (Py_ssize_t j = 1; j < count; j++) {
+            int64_t id = ids[j];
+            Py_ssize_t k = j;
+            for (; k > 0 && ids[k - 1] > id; k--) {
+                ids[k] = ids[k - 1];
+            }
+            ids[k] = id;
+        }
+        return;
+    }
+    int64_t low = ids[0], high = ids[0];
+    for (Py_ssize_t j = 0; j < count; j++) {
+        self->seen[ids[j] >> 6] |= (uint64_t)1 << (ids[j] & 63);
+        low = ids[j] < low ? ids[j] : low;
+        high = ids[j] > high ? ids[j] : high;
+    }
+    Py_ssize_t k = 0;
+    for (int64_t word = low >> 6; word <= high >> 6; word++) {
+        uint64_t bits = self->seen[word];
+        self->seen[word] = 0;
+        while (bits) {
+            ids[k++] = (word << 6) + __builtin_ctzll(bits);
+            bits &= bits - 1;
+        }
+    }
 }
 
 /* The seat to act at a table. */
@@ -404,18 +434,7 @@ tables_list(Tables *self, Table *t, Py_ssize_t *used)
             out[t->h.listed] = self->pass_id;
         }
     }
-    if (count > 24) {
-        qsort(out, (size_t)count, sizeof(int64_t), by_value);
-    } else {
-        for (Py_ssize_t j = 1; j < count; j++) {
-            int64_t id = out[j];
-            Py_ssize_t k = j;
-            for (; k > 0 && out[k - 1] > id; k--) {
-                out[k] = out[k - 1];
-            }
-            out[k] = id;
-        }
-    }
+    tables_sort(self, out, count);
     *used += count;
     return 0;
 }
