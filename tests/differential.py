@@ -1,16 +1,22 @@
 """The compiled move lister (``ddz_rules/_moves.c``) against the Python path, play for play.
 
-Used by ``tests/test_moves.py`` and, under AddressSanitizer and UndefinedBehaviorSanitizer, by
-its sanitizer run, which copies this file beside a sanitized build; so it imports only
-``ddz_rules`` and the standard library.
+Used by ``tests/test_moves.py``, ``tests/test_runner.py`` and ``tests/test_env_vector.py`` and,
+under AddressSanitizer and UndefinedBehaviorSanitizer, by ``test_moves``'s sanitizer run,
+which copies this file beside a sanitized build; so it imports only ``ddz_rules``, the
+standard library and (for the stepped tables) NumPy.
 """
 
 from __future__ import annotations
 
 import random
 
+from typing import TYPE_CHECKING
+
 from ddz_rules import cards
 from ddz_rules.table import PlayTable, _plays_within
+
+if TYPE_CHECKING:
+    from ddz_rules.env.vector import VectorTables
 
 
 def random_hand(table: PlayTable, rng: random.Random, size: int) -> int:
@@ -69,3 +75,26 @@ def runner_mismatches(ruleset_id: str, seeds: range) -> list[str]:
                 hand.result.scores, hand.result.redeal, choices):
             found.append(f"{ruleset_id} seed {seed} dealer {dealer}")
     return found
+
+
+def same_steps(a: VectorTables, b: VectorTables, steps: int, seed: int) -> int:
+    """Step ``a`` and ``b`` (the compiled stepper and its Python twin) with the same random
+    legal actions, asserting that every output is equal; the hands that ended."""
+    import numpy as np
+
+    obs_a, (off_a, ids_a) = a.reset()
+    obs_b, (off_b, ids_b) = b.reset()
+    rng = np.random.default_rng(seed)
+    ended = 0
+    for _ in range(steps):
+        assert np.array_equal(obs_a, obs_b)
+        assert np.array_equal(off_a, off_b) and np.array_equal(ids_a, ids_b)
+        assert np.array_equal(a.to_act, b.to_act)
+        pick = ids_a[off_a[:-1] + (rng.random(a.n) * np.diff(off_a)).astype(np.int64)]
+        obs_a, (off_a, ids_a), rewards_a, done_a, info_a = a.step(pick)
+        obs_b, (off_b, ids_b), rewards_b, done_b, info_b = b.step(pick)
+        assert np.array_equal(rewards_a, rewards_b) and np.array_equal(done_a, done_b)
+        for key in ("to_act", "truncated", "scores", "thrown_in"):
+            assert np.array_equal(info_a[key], info_b[key])
+        ended += int(done_a.sum())
+    return ended

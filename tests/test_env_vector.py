@@ -20,6 +20,7 @@ from ddz_rules.errors import EnvError
 from ddz_rules.ruleset import load
 from ddz_rules.table import native_modules
 
+from .differential import same_steps
 from .test_env import readme_block
 from .test_runner import needs_runner
 
@@ -136,27 +137,6 @@ def test_stake_rewards_are_the_scores_over_the_stake(native: bool) -> None:
 # --------------------------------------------------------------------------- the twins
 
 
-def _same_steps(a: VectorTables, b: VectorTables, steps: int, seed: int) -> int:
-    """Step ``a`` and ``b`` with the same random legal actions, asserting that every output
-    is equal; the hands that ended."""
-    obs_a, (off_a, ids_a) = a.reset()
-    obs_b, (off_b, ids_b) = b.reset()
-    rng = np.random.default_rng(seed)
-    ended = 0
-    for _ in range(steps):
-        assert np.array_equal(obs_a, obs_b)
-        assert np.array_equal(off_a, off_b) and np.array_equal(ids_a, ids_b)
-        assert np.array_equal(a.to_act, b.to_act)
-        pick = ids_a[off_a[:-1] + (rng.random(a.n) * np.diff(off_a)).astype(np.int64)]
-        obs_a, (off_a, ids_a), rewards_a, done_a, info_a = a.step(pick)
-        obs_b, (off_b, ids_b), rewards_b, done_b, info_b = b.step(pick)
-        assert np.array_equal(rewards_a, rewards_b) and np.array_equal(done_a, done_b)
-        for key in ("to_act", "truncated", "scores", "thrown_in"):
-            assert np.array_equal(info_a[key], info_b[key])
-        ended += int(done_a.sum())
-    return ended
-
-
 @needs_runner
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_compiled_stepper_is_its_python_twin_step_for_step(ruleset: str) -> None:
@@ -167,7 +147,7 @@ def test_the_compiled_stepper_is_its_python_twin_step_for_step(ruleset: str) -> 
     assert compiled.native is not None and compiled.why_python is None
     python = VectorTables(ruleset, n, seed=77, history=3, reward="stake", native=False)
     assert python.native is None
-    assert _same_steps(compiled, python, steps, seed=1) > 0
+    assert same_steps(compiled, python, steps, seed=1) > 0
 
 
 @needs_runner
@@ -186,7 +166,7 @@ def test_thrown_in_deals_past_max_redeals_are_cut_off_alike() -> None:
         assert np.array_equal(info["thrown_in"], info["truncated"])
         cut += int(info["truncated"].sum())
     assert cut == 16
-    assert _same_steps(compiled, python, 120, seed=4) > 0
+    assert same_steps(compiled, python, 120, seed=4) > 0
 
 
 # --------------------------------------------------------------------------- bad input
@@ -224,7 +204,7 @@ def test_actions_of_the_wrong_shape_or_type_change_no_table(actions: Any, messag
     tables.reset()
     with pytest.raises(EnvError, match=message):
         tables.step(actions)
-    assert _same_steps(tables, untouched, 60, seed=5) >= 0
+    assert same_steps(tables, untouched, 60, seed=5) >= 0
 
 
 @pytest.mark.parametrize("native", [True, False])
@@ -241,7 +221,7 @@ def test_an_illegal_id_at_one_table_raises_and_no_table_moves(native: bool, bad:
     tables.step(ids[offsets[:-1]])  # the tables still play, as if nothing had been asked
     untouched.reset()
     untouched.step(ids[offsets[:-1]])
-    assert _same_steps(tables, untouched, 60, seed=6) >= 0
+    assert same_steps(tables, untouched, 60, seed=6) >= 0
 
 
 def test_a_step_before_reset_is_refused() -> None:

@@ -438,6 +438,13 @@ for ruleset_id in ("classic", "four-player", "two-player", "happy", "marked-card
                    "laizi-two"):
     found = runner_mismatches(ruleset_id, range(int(sys.argv[2])))
     assert not found, found[:3]
+from ddz_rules.env.vector import VectorTables
+from differential import same_steps
+for ruleset_id, history in (("classic", 2), ("four-player", 0), ("laizi", 1), ("run-fast", 1)):
+    stepped = VectorTables(ruleset_id, 4, seed=11, history=history, reward="stake")
+    assert stepped.native is not None, stepped.why_python
+    twin = VectorTables(ruleset_id, 4, seed=11, history=history, reward="stake", native=False)
+    assert same_steps(stepped, twin, 3 * int(sys.argv[2]), seed=2) > 0
 from ddz_rules.bots import _split, split
 assert _split.__file__.startswith(here), _split.__file__
 for deck in (laizi.ruleset.copies, load("four-player").copies):
@@ -460,8 +467,9 @@ def test_the_compiled_modules_pass_the_differential_sweep_under_asan_and_ubsan(
     """The compiled modules, rebuilt with AddressSanitizer and UndefinedBehaviorSanitizer
     (aborting on the first finding) into a copy of the package, list every bundled ruleset's
     sweep as the Python path does, the hand runner plays the Python loop's hands under each
-    auction family, a called partner, dealt-hand bonuses, Run Fast and wild cards, and the
-    bots' split counts as the Python split on hands of one deck and two."""
+    auction family, a called partner, dealt-hand bonuses, Run Fast and wild cards, the
+    stepped tables play as their Python twin (one deck and two, wild cards, Run Fast, with
+    history), and the bots' split counts as the Python split on hands of one deck and two."""
     cc = compiler()
     assert cc is not None
     asan = subprocess.run([cc, "-print-file-name=libasan.so"], capture_output=True,
