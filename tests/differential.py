@@ -9,7 +9,6 @@ standard library and (for the stepped tables) NumPy.
 from __future__ import annotations
 
 import random
-
 from typing import TYPE_CHECKING
 
 from ddz_rules import cards
