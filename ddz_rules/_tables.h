@@ -102,6 +102,7 @@ typedef struct {
     PyObject *wild_ids;     /* wild_ids(plays, wild) -> {id: (play, type, length)}; or None */
     Py_ssize_t n, size, n_actions, n_words, first_call, first_play, pass_id, max_redeals;
     int copies, history, max_hand, undealt, kitty_shown, marked, turned, stake_reward;
+    int whole;              /* one deck of 15 ranks in 5-bit fields: blocks written whole */
     int64_t fixed_base, base_none; /* the base shown: fixed (-1: by the bids), before a bid */
     double deck_size;
     u128 deck_key;
@@ -304,6 +305,7 @@ Tables_init(Tables *self, PyObject *args, PyObject *kwargs)
     if (PAIRS[1][0] == 0.0f) {
         pairs_made();
     }
+    self->whole = self->copies == 4 && lister->bits == 5 && ranks == 15;
     Py_INCREF(runner);
     self->runner = with;
     Py_INCREF(wild_ids);
@@ -517,7 +519,17 @@ tables_block(const Tables *self, float *out, u128 key)
     const Lister *lister = self->runner->lister;
     const int copies = self->copies, bits = lister->bits, ranks = lister->ranks;
     const u128 field = lister->field;
-    /* The block is zeroed: the ranks above the set's highest are left as they are. */
+    if (self->whole) { /* one deck of 15 ranks: every rank written, two a copy */
+        uint64_t half = (uint64_t)key & 0x0FFFFFFFFFFFFFFFULL; /* ranks 0 to 11 */
+        for (int r = 0; r < 12; r += 2, half >>= 10) {
+            memcpy(out + 4 * r, PAIRS[half & 1023], 32);
+        }
+        half = (uint64_t)(key >> 60); /* ranks 12 to 14 */
+        memcpy(out + 48, PAIRS[half & 1023], 32);
+        memcpy(out + 56, PAIRS[(half >> 10) & 31], 16);
+        return;
+    }
+    /* Else the block is zeroed: the ranks above the set's highest are left as they are. */
     if (copies == 4 && bits == 5 && ranks <= 24) { /* one deck: two ranks a copy */
         uint64_t half = (uint64_t)key & 0x0FFFFFFFFFFFFFFFULL; /* ranks 0 to 11 */
         for (int r = 0; half; r += 2, half >>= 10) {
@@ -551,7 +563,10 @@ tables_observe(Tables *self, Py_ssize_t i, float *out)
         rel[s] = s >= me ? s - me : s - me + n;
     }
 #define REL(seat) rel[seat]
-    memset(out, 0, sizeof(float) * (size_t)self->size); /* each row while it is in cache */
+    /* Each row zeroed while it is in cache; where every block is written whole, only what
+     * follows the blocks. */
+    const Py_ssize_t blocks = self->whole ? (2 * n + 4) * block : 0;
+    memset(out + blocks, 0, sizeof(float) * (size_t)(self->size - blocks));
     u128 seen = h->hands[me];
     for (int s = 0; s < n; s++) {
         seen += t->played[s];
@@ -565,17 +580,14 @@ tables_observe(Tables *self, Py_ssize_t i, float *out)
     }
     tables_block(self, cards, self->deck_key - seen);
     cards += block;
-    if (h->landlord >= 0 && (self->kitty_shown || me == h->landlord)) {
-        tables_block(self, cards, h->kitty);
-    }
+    const int kitty_known = h->landlord >= 0 && (self->kitty_shown || me == h->landlord);
+    tables_block(self, cards, kitty_known ? h->kitty : 0);
     cards += block;
     for (int k = 0; k < n; k++, cards += block) {
-        if (beat) {
-            tables_block(self, cards, t->trick[(me + k) % n]);
-        }
+        tables_block(self, cards, beat ? t->trick[(me + k) % n] : 0);
     }
+    tables_block(self, cards, beat ? t->beat_key : 0);
     if (beat) {
-        tables_block(self, cards, t->beat_key);
         for (int s = 0; s < n; s++) {
             if ((t->passed >> s) & 1) {
                 out[at[AT_PASS] + REL(s)] = 1.0f;
