@@ -713,7 +713,9 @@ static PyTypeObject ListerType = {
 
 typedef struct {
     uint32_t state[MT_N];
-    int index;
+    int index; /* the next word to give */
+    int made;  /* the words of this generation twisted so far: made as they are asked for,
+                * since a deal asks for a few dozen of the 624 */
 } Twister;
 
 static void
@@ -723,7 +725,7 @@ twister_init(Twister *t, uint32_t seed)
     for (int i = 1; i < MT_N; i++) {
         t->state[i] = 1812433253U * (t->state[i - 1] ^ (t->state[i - 1] >> 30)) + (uint32_t)i;
     }
-    t->index = MT_N;
+    t->index = t->made = MT_N;
 }
 
 /* random.Random(seed) for 0 <= seed < 2**64: init_by_array over its 32-bit words. */
@@ -762,26 +764,31 @@ twister_seed(Twister *t, uint64_t seed)
     mt[0] = 0x80000000U;
 }
 
+/* Twist the words of the generation up to `upto`: each word, in order, from itself, the next
+ * and the one MT_M on (the next and that one not yet twisted, or twisted already where they
+ * wrap round), exactly as the whole generation is twisted at once. */
+static void
+twister_make(Twister *t, int upto)
+{
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t *mt = t->state;
+    for (int k = t->made; k < upto; k++) {
+        uint32_t y = (mt[k] & 0x80000000U) | (mt[k + 1 < MT_N ? k + 1 : 0] & 0x7fffffffU);
+        mt[k] = mt[k + MT_M < MT_N ? k + MT_M : k + MT_M - MT_N] ^ (y >> 1) ^ mag01[y & 1U];
+    }
+    t->made = upto;
+}
+
 static uint32_t
 twister_next(Twister *t)
 {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t *mt = t->state, y;
     if (t->index >= MT_N) {
-        int k;
-        for (k = 0; k < MT_N - MT_M; k++) {
-            y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
-            mt[k] = mt[k + MT_M] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        for (; k < MT_N - 1; k++) {
-            y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
-            mt[k] = mt[k + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1U];
-        t->index = 0;
+        t->index = t->made = 0;
     }
-    y = mt[t->index++];
+    if (t->index >= t->made) {
+        twister_make(t, t->index + 64 < MT_N ? t->index + 64 : MT_N);
+    }
+    uint32_t y = t->state[t->index++];
     y ^= y >> 11;
     y ^= (y << 7) & 0x9d2c5680U;
     y ^= (y << 15) & 0xefc60000U;
