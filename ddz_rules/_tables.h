@@ -14,7 +14,7 @@
  * (numpy's algorithm: a 128-bit LCG with the XSL-RR output, and Lemire's bounded draw).
  */
 
-/* The most copies of a rank, seats and history depth the observations are written for. */
+/* The most copies of a rank, and the deepest history, that observations are written for. */
 #define TABLES_COPIES 8
 #define TABLES_HISTORY 32
 
