@@ -1,9 +1,10 @@
 """Deep Monte-Carlo for any ddz-rules ruleset: DouZero's method, kept small.
 
 A Q network scores (observation, action) pairs; every decision of a hand is trained towards
-the seat's final score for that hand (a Monte-Carlo target, no bootstrapping). Actors play
-hands against themselves through the PettingZoo AEC environment, epsilon-greedy over the legal
-ids; the learner fits the network to what they send and evaluates it now and then against
+the seat's final score for that hand (a Monte-Carlo target, no bootstrapping). Self-play runs
+on ``n`` tables of :class:`~ddz_rules.env.VectorTables` at once: one forward pass scores every
+legal action of every table, epsilon-greedy per table. The learner, in the same process, takes
+Adam steps between the tables' steps and evaluates the network now and then against
 ``random`` bots on duplicate deals.
 
 Choices, where DouZero offers several:
@@ -27,26 +28,24 @@ Needs torch (``pip install -e '.[train]'``); see examples/README.md for the comm
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
 import json
 import math
-import queue
 import random
 import time
 from pathlib import Path
 
 import numpy as np
 import torch
-from torch import multiprocessing as mp
 from torch import nn
 
 from ddz_rules import cards
 from ddz_rules.bots import make_bot
-from ddz_rules.env import ActionSpace, raw_env, single
+from ddz_rules.env import ActionSpace, VectorTables, raw_env, single
 from ddz_rules.ruleset import load
 
-CURVE_FIELDS = ["seconds", "hands", "decisions", "updates", "loss", "vs_random", "vs_random_ci"]
+CURVE_FIELDS = ["seconds", "hands", "decisions", "updates", "loss", "vs_random", "vs_random_ci",
+                "decisions_per_s"]
 
 
 class ActionFeatures:
@@ -63,12 +62,10 @@ class ActionFeatures:
         self.at_type = 3 * r + 1
         self.at_word = self.at_type + len(self.types)
         self.size = self.at_word + len(self.words)
-        self.cache: dict[int, np.ndarray] = {}
+        self.rows = np.zeros((len(space), self.size), dtype=np.float32)  # filled as ids come
+        self.known = np.zeros(len(space), dtype=bool)
 
     def one(self, action_id: int) -> np.ndarray:
-        found = self.cache.get(action_id)
-        if found is not None:
-            return found
         f = np.zeros(self.size, dtype=np.float32)
         action = self.space.action(action_id)
         r = cards.NUM_RANKS
@@ -81,11 +78,12 @@ class ActionFeatures:
             f[2 * r + reading.rank_index] = 1.0
             f[3 * r] = min(reading.length, 20) / 20
             f[self.at_type + self.types[reading.type]] = 1.0
-        self.cache[action_id] = f
         return f
 
     def __call__(self, ids: np.ndarray) -> np.ndarray:
-        return np.stack([self.one(int(i)) for i in ids])
+        for i in np.unique(ids[~self.known[ids]]):
+            self.rows[i], self.known[i] = self.one(int(i)), True
+        return self.rows[ids]
 
 
 class QNet(nn.Module):
@@ -102,6 +100,10 @@ class QNet(nn.Module):
     def forward(self, obs: torch.Tensor, act: torch.Tensor) -> torch.Tensor:
         return self.body(self.obs(obs) + self.act(act)).squeeze(-1)
 
+    def batched(self, obs: torch.Tensor, act: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+        """Q of action ``k`` in the observation ``rows[k]``: each observation projected once."""
+        return self.body(self.obs(obs)[rows] + self.act(act)).squeeze(-1)
+
 
 class UniformQ(nn.Module):
     """Random scores: greedy over them is a uniform random policy (``--evaluate random``)."""
@@ -110,65 +112,107 @@ class UniformQ(nn.Module):
         return torch.rand(act.shape[0])
 
 
-def choose(model: QNet, features: ActionFeatures, observation: dict, epsilon: float = 0.0,
-           rng: np.random.Generator | None = None) -> tuple[int, np.ndarray, int]:
-    """An epsilon-greedy legal id (greedy with ``epsilon=0``), its feature row, and how many
-    ids were legal."""
+def choose(model: QNet, features: ActionFeatures, observation: dict) -> int:
+    """The greedy legal id of one observation of the Gymnasium environment."""
     ids = np.flatnonzero(observation["action_mask"])
-    acts = features(ids)
     if len(ids) == 1:
-        k = 0
-    elif rng is not None and rng.random() < epsilon:
-        k = int(rng.integers(len(ids)))
-    else:
-        with torch.inference_mode():
-            q = model(torch.from_numpy(observation["observation"][None]), torch.from_numpy(acts))
-        k = int(q.argmax())
-    return int(ids[k]), acts[k], len(ids)
+        return int(ids[0])
+    with torch.inference_mode():
+        q = model(torch.from_numpy(observation["observation"][None]),
+                  torch.from_numpy(features(ids)))
+    return int(ids[int(q.argmax())])
 
 
-def self_play_hand(game, model: QNet, features: ActionFeatures, epsilon: float,
-                   rng: np.random.Generator, scale: float):
-    """Play one episode of the AEC environment; return (observations, actions, targets)
-    of its decisions, each target its seat's final reward over ``scale``. Decisions made in a
-    deal thrown in (nobody bid; the environment deals again) get 0, what that deal scored."""
-    game.reset()
-    taken = []  # (seat agent, the hand it belonged to, observation, action features)
-    while True:
-        agent = game.agent_selection
-        if game.terminations[agent] or game.truncations[agent]:
-            break
-        observation = game.observe(agent)
-        action_id, acts, legal = choose(model, features, observation, epsilon, rng)
-        if legal > 1:
-            taken.append((agent, game.hand, observation["observation"], acts))
-        game.step(action_id)
-    final = game.hand
-    targets = [game.rewards[agent] / scale if hand is final else 0.0
-               for agent, hand, _, _ in taken]
-    if not taken:
-        return None
-    return (np.stack([t[2] for t in taken]), np.stack([t[3] for t in taken]),
-            np.array(targets, dtype=np.float32))
+def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The indices ``starts[j] .. starts[j] + counts[j] - 1`` of every ``j``, concatenated."""
+    firsts = np.cumsum(counts) - counts
+    return np.repeat(starts - firsts, counts) + np.arange(counts.sum())
 
 
-def actor(rank: int, ruleset_id: str, shared: QNet, hidden: int, scale: float, epsilon: float,
-          seed: int, out: mp.Queue, stop: mp.Event) -> None:
-    torch.set_num_threads(1)
-    game = raw_env(ruleset_id, reward="score")
-    features = ActionFeatures(game.action_ids)
-    model = QNet(shared.obs.in_features, features.size, hidden)
-    rng = np.random.default_rng([seed, rank])
-    game.reset(seed=seed * 1000 + rank)
-    while not stop.is_set():
-        model.load_state_dict(shared.state_dict())
-        batch = self_play_hand(game, model, features, epsilon, rng, scale)
-        while batch is not None and not stop.is_set():
-            try:
-                out.put(batch, timeout=1.0)
-                break
-            except queue.Full:
-                continue
+class SelfPlay:
+    """``n`` tables of :class:`VectorTables`, every seat played by one network, epsilon-greedy
+    per table; :meth:`step` plays one action at every table with one forward pass."""
+
+    def __init__(self, ruleset_id: str, n: int, seed: int, model: QNet,
+                 features: ActionFeatures, epsilon: float, scale: float) -> None:
+        self.tables = VectorTables(ruleset_id, n, seed=seed, reward="score")
+        self.model, self.features, self.epsilon, self.scale = model, features, epsilon, scale
+        self.obs, self.legal = self.tables.reset()
+        self.rng = np.random.default_rng(seed)
+        # Each table's decisions of its current deal: (seat, observation, action id).
+        self.pending: list[list[tuple[int, np.ndarray, int]]] = [[] for _ in range(n)]
+        self.hands = 0  # hands ended (with a score, or truncated)
+        self.steps = 0  # decisions played, those with a single legal action included
+
+    def pick(self) -> np.ndarray:
+        """Each table's choice, as an index into the CSR ids: greedy by one forward pass over
+        the tables that think, uniform at a table that explores (epsilon)."""
+        offsets, ids = self.legal
+        starts, counts = offsets[:-1], np.diff(offsets)
+        n = len(counts)
+        pick = starts.copy()  # right where only one id is legal
+        explore = (counts > 1) & (self.rng.random(n) < self.epsilon)
+        pick[explore] = starts[explore] + (self.rng.random(int(explore.sum()))
+                                           * counts[explore]).astype(np.int64)
+        think = np.flatnonzero((counts > 1) & ~explore)
+        if len(think):
+            at = ranges(starts[think], counts[think])  # their legal ids' places in `ids`
+            local = np.cumsum(counts[think]) - counts[think]  # each table's first row in `at`
+            rows = np.repeat(np.arange(len(think)), counts[think])
+            with torch.inference_mode():
+                q = self.model.batched(torch.from_numpy(self.obs[think]),
+                                       torch.from_numpy(self.features(ids[at])),
+                                       torch.from_numpy(rows)).numpy()
+            best = q == np.maximum.reduceat(q, local)[rows]  # segment argmax: the first best
+            pick[think] = at[np.minimum.reduceat(np.where(best, np.arange(len(q)), len(q)),
+                                                 local)]
+        return pick
+
+    def step(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """Play one action at every table; return (observations, action ids, targets) of the
+        decisions of the deals that ended, or None. A seat's target is its reward over the
+        scale; a deal thrown in (nobody bid) or a truncated hand gives its decisions 0, what
+        it scored. Decisions with a single legal action are not kept."""
+        offsets, ids = self.legal
+        actions = ids[self.pick()]
+        seats = self.tables.to_act.copy()
+        for i in np.flatnonzero(np.diff(offsets) > 1):
+            self.pending[i].append((int(seats[i]), self.obs[i], int(actions[i])))
+        self.obs, self.legal, rewards, done, info = self.tables.step(actions)
+        self.steps += len(actions)
+        taken: list[tuple[int, np.ndarray, int]] = []
+        targets: list[float] = []
+        # A deal ends with its hand (done) or thrown in (nobody bid; dealt again at once).
+        for i in np.flatnonzero(done | info["thrown_in"]):
+            score = rewards[i] / self.scale if done[i] and not info["truncated"][i] else None
+            targets += [0.0 if score is None else float(score[seat])
+                        for seat, _, _ in self.pending[i]]
+            taken += self.pending[i]
+            self.pending[i] = []
+            self.hands += int(done[i])
+        if not taken:
+            return None
+        return (np.stack([t[1] for t in taken]), np.array([t[2] for t in taken]),
+                np.array(targets, dtype=np.float32))
+
+
+class Replay:
+    """A ring buffer of the latest ``size`` decisions: observation, action id, target."""
+
+    def __init__(self, size: int, obs_size: int) -> None:
+        self.obs = np.zeros((size, obs_size), dtype=np.float32)
+        self.act = np.zeros(size, dtype=np.int64)
+        self.target = np.zeros(size, dtype=np.float32)
+        self.added = 0
+
+    def add(self, obs: np.ndarray, act: np.ndarray, target: np.ndarray) -> None:
+        j = (self.added + np.arange(len(target))) % len(self.target)
+        self.obs[j], self.act[j], self.target[j] = obs, act, target
+        self.added += len(target)
+
+    def sample(self, batch: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+        idx = rng.integers(min(self.added, len(self.target)), size=batch)
+        return self.obs[idx], self.act[idx], self.target[idx]
 
 
 def score_scale(ruleset_id: str, hands: int, seed: int) -> float:
@@ -215,7 +259,7 @@ def evaluate(model: QNet, features: ActionFeatures, ruleset_id: str, level: str,
             obs, _ = env.reset(seed=seed + d)
             done, reward = False, 0.0
             while not done:
-                obs, reward, terminated, truncated, _ = env.step(choose(model, features, obs)[0])
+                obs, reward, terminated, truncated, _ = env.step(choose(model, features, obs))
                 done = terminated or truncated
             scores.append(reward)
             result = env.unwrapped.game.hand.result
@@ -251,7 +295,7 @@ def show(result: dict) -> str:
 
 def train(args: argparse.Namespace) -> None:
     torch.manual_seed(args.seed)
-    torch.set_num_threads(1)  # the learner runs beside the actors
+    torch.set_num_threads(1)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     scale = score_scale(args.ruleset, 200, args.seed)
@@ -259,84 +303,69 @@ def train(args: argparse.Namespace) -> None:
     features = ActionFeatures(game.action_ids)
     obs_size = game.observation_space(game.possible_agents[0])["observation"].shape[0]
     model = QNet(obs_size, features.size, args.hidden)
-    shared = QNet(obs_size, features.size, args.hidden)
-    shared.load_state_dict(model.state_dict())
-    shared.share_memory()
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     print(f"{args.ruleset}: observation {obs_size}, action features {features.size}, "
-          f"{len(features.space)} ids; reward scale {scale:.3f}", flush=True)
-
-    ctx = mp.get_context("spawn")
-    hands_q, stop = ctx.Queue(maxsize=64), ctx.Event()
-    actors = [ctx.Process(target=actor, args=(i, args.ruleset, shared, args.hidden, scale,
-                                              args.epsilon, args.seed, hands_q, stop))
-              for i in range(args.actors)]
-    for p in actors:
-        p.start()
-
-    n, cap = 0, args.buffer  # a ring buffer of the latest decisions
-    buf_obs = np.zeros((cap, obs_size), dtype=np.float32)
-    buf_act = np.zeros((cap, features.size), dtype=np.float32)
-    buf_target = np.zeros(cap, dtype=np.float32)
-    hands = decisions = updates = 0
+          f"{len(features.space)} ids; reward scale {scale:.3f}; {args.tables} tables",
+          flush=True)
+    play = SelfPlay(args.ruleset, args.tables, args.seed, model, features, args.epsilon, scale)
+    replay = Replay(args.buffer, obs_size)
+    decisions = updates = 0
     losses: list[float] = []
     rng = np.random.default_rng(args.seed)
     curve = open(out / "curve.csv", "w", newline="")  # noqa: SIM115 (written as it goes)
     writer = csv.writer(curve)
     writer.writerow(CURVE_FIELDS)
     start = time.monotonic()
-    next_eval = 0.0
+    next_eval = evaluating = 0.0  # evaluating: seconds spent on curve points
+    last = (0.0, 0, 0.0)  # elapsed, decisions, evaluating at the last curve point
     while True:
         elapsed = time.monotonic() - start
         finished = elapsed >= args.minutes * 60
         if elapsed >= next_eval or finished:
+            busy = elapsed - last[0] - (evaluating - last[2])
+            rate = (decisions - last[1]) / busy if busy > 0 else 0.0
+            began = time.monotonic()
             score = evaluate(model, features, args.ruleset, "random", args.curve_deals)
             loss = float(np.mean(losses)) if losses else float("nan")
-            writer.writerow([round(elapsed, 1), hands, decisions, updates, round(loss, 5),
-                             round(score["mean"], 4), round(score["ci"], 4)])
+            writer.writerow([round(elapsed, 1), play.hands, decisions, updates, round(loss, 5),
+                             round(score["mean"], 4), round(score["ci"], 4), round(rate, 1)])
             curve.flush()
-            print(f"{elapsed:7.0f}s {hands:7d} hands {decisions:8d} decisions {updates:6d} "
-                  f"updates loss {loss:.4f} | vs random {score['mean']:+.3f} "
-                  f"± {score['ci']:.3f}", flush=True)
+            print(f"{elapsed:7.0f}s {play.hands:7d} hands {decisions:8d} decisions {updates:6d} "
+                  f"updates loss {loss:.4f} {rate:6.0f} decisions/s | vs random "
+                  f"{score['mean']:+.3f} ± {score['ci']:.3f}", flush=True)
             losses.clear()
             next_eval += args.eval_every
-            shared.load_state_dict(model.state_dict())
+            evaluating += time.monotonic() - began
+            last = (elapsed, decisions, evaluating)
         if finished:
             break
-        # Take a hand the actors sent: wait for one while no update is owed, else take one
-        # if it is there and train (each decision sampled about --reuse times).
-        owed = n >= args.batch and updates * args.batch < args.reuse * decisions
-        try:
-            o, a, t = hands_q.get_nowait() if owed else hands_q.get(timeout=0.5)
-            j = (n + np.arange(len(t))) % cap
-            buf_obs[j], buf_act[j], buf_target[j] = o, a, t
-            n += len(t)
-            hands += 1
-            decisions += len(t)
-        except queue.Empty:
-            pass
-        if not owed:
-            continue
-        idx = rng.integers(min(n, cap), size=args.batch)
-        q = model(torch.from_numpy(buf_obs[idx]), torch.from_numpy(buf_act[idx]))
-        loss = nn.functional.mse_loss(q, torch.from_numpy(buf_target[idx]))
-        optimizer.zero_grad()
-        loss.backward()
-        nn.utils.clip_grad_norm_(model.parameters(), 10.0)
-        optimizer.step()
-        losses.append(loss.item())
-        updates += 1
-        if updates % args.sync == 0:
-            shared.load_state_dict(model.state_dict())
-    stop.set()
-    while any(p.is_alive() for p in actors):  # an actor exits once what it sent is read
-        with contextlib.suppress(queue.Empty):
-            hands_q.get(timeout=0.1)
+        taken = play.step()
+        if taken is not None:
+            replay.add(*taken)
+            decisions += len(taken[2])
+        # Adam steps until each decision has been sampled about --reuse times.
+        while replay.added >= args.batch and updates * args.batch < args.reuse * decisions:
+            obs, act, target = replay.sample(args.batch, rng)
+            q = model(torch.from_numpy(obs), torch.from_numpy(features(act)))
+            loss = nn.functional.mse_loss(q, torch.from_numpy(target))
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 10.0)
+            optimizer.step()
+            losses.append(loss.item())
+            updates += 1
     curve.close()
+    seconds = time.monotonic() - start
+    training = seconds - evaluating
+    print(f"{play.hands} hands, {decisions} decisions trained on ({play.steps} played), "
+          f"{updates} updates in {seconds:.0f}s, {evaluating:.0f}s of it on curve points: "
+          f"{decisions / training:.0f} decisions/s ({play.steps / training:.0f} played/s) "
+          f"outside them", flush=True)
     checkpoint = out / "model.pt"
     torch.save({"state": model.state_dict(), "ruleset": args.ruleset, "hidden": args.hidden,
-                "obs_size": obs_size, "scale": scale, "hands": hands, "decisions": decisions,
-                "seconds": args.minutes * 60}, checkpoint)
+                "obs_size": obs_size, "scale": scale, "hands": play.hands,
+                "decisions": decisions, "updates": updates, "seconds": seconds,
+                "decisions_per_s": decisions / training}, checkpoint)
     print(f"saved {checkpoint} and {out / 'curve.csv'}", flush=True)
     if args.eval_deals:
         report(model, features, args.ruleset, args.eval_deals, args.eval_levels,
@@ -395,19 +424,21 @@ def main() -> None:
     p.add_argument("--evaluate", metavar="CHECKPOINT",
                    help="evaluate a checkpoint only ('random': a uniform random policy)")
     p.add_argument("--plot", metavar="CSV", help="draw a curve.csv to a PNG beside it")
-    p.add_argument("--actors", type=int, default=2)
+    p.add_argument("--tables", type=int, default=256, help="self-play tables stepped together")
+    p.add_argument("--actors", type=int, help=argparse.SUPPRESS)  # gone: see --tables
     p.add_argument("--epsilon", type=float, default=0.05)
     p.add_argument("--hidden", type=int, default=256)
-    p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--batch", type=int, default=256)
-    p.add_argument("--reuse", type=float, default=8.0,
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--batch", type=int, default=512)
+    p.add_argument("--reuse", type=float, default=2.0,
                    help="times each decision is sampled for training, about")
     p.add_argument("--buffer", type=int, default=65536, help="decisions kept for sampling")
-    p.add_argument("--sync", type=int, default=20, help="updates between weight copies")
     p.add_argument("--eval-every", type=float, default=90.0, help="seconds between curve points")
     p.add_argument("--curve-deals", type=int, default=100,
                    help="duplicate deals per curve point (against random)")
     args = p.parse_args()
+    if args.actors is not None:
+        p.error("--actors is gone: self-play runs in this process on --tables tables")
     torch.manual_seed(args.seed)
     if args.plot:
         plot(args.plot)
