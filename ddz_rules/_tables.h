@@ -441,8 +441,17 @@ tables_list(Tables *self, Table *t, Py_ssize_t *used)
     return 0;
 }
 
+/* A stake past 64 bits at table i, as an OverflowError: NULL. */
+static PyObject *
+tables_overflow(Py_ssize_t i)
+{
+    PyErr_Format(PyExc_OverflowError, "Tables: table %zd's stake outgrew 64 bits; reset "
+                 "before stepping again", i);
+    return NULL;
+}
+
 /* Start a table's next deal: its seed drawn, the hand dealt, what observations keep
- * emptied. 0; 1 where the stake leaves 64 bits; -1 with an exception. */
+ * emptied. 0, or -1 with an exception (an OverflowError where the stake leaves 64 bits). */
 static int
 tables_deal(Tables *self, Py_ssize_t i)
 {
@@ -460,6 +469,10 @@ tables_deal(Tables *self, Py_ssize_t i)
     t->mult = 1;
     memset(self->hist_len + i * players, 0, (size_t)players);
     int done = hand_deal(self->runner, &t->h, seed, t->dealer);
+    if (done > 0) {
+        tables_overflow(i);
+        return -1;
+    }
     if (done == 0 && t->h.stage != HAND_AUCTION && t->h.stage != HAND_OVER) {
         t->mult = self->runner->factor[t->h.node]; /* an auction of no words */
     }
@@ -484,32 +497,33 @@ tables_advance(Tables *self, Py_ssize_t i)
             return TABLE_CUT;
         }
         t->redeals++;
-        int done = tables_deal(self, i);
-        if (done != 0) {
-            return done < 0 ? -1 : -2;
+        if (tables_deal(self, i) < 0) {
+            return -1;
         }
     }
     return TABLE_ON;
 }
 
-/* Deal a table afresh until a seat has a decision to make (as VectorTables._ready): 0, -1
- * with an exception, -2 where a stake leaves 64 bits. */
+/* Deal a table afresh until a seat has a decision to make (as VectorTables._ready), then
+ * append its legal ids to the next legal store from *used: 0, or -1 with an exception. */
+static int tables_list(Tables *self, Table *t, Py_ssize_t *used);
+
 static int
-tables_fresh(Tables *self, Py_ssize_t i)
+tables_fresh(Tables *self, Py_ssize_t i, Py_ssize_t *used)
 {
-    for (int tries = 0; tries < 1000; tries++) {
-        self->tables[i].redeals = 0;
-        int done = tables_deal(self, i);
-        if (done != 0) {
-            return done < 0 ? -1 : -2;
+    int tries = 0, done = TABLE_OVER;
+    while (done != TABLE_ON) {
+        if (tries++ == 1000) {
+            PyErr_SetString(PyExc_ValueError, "Tables: a thousand deals in a row ended at once");
+            return -1;
         }
-        done = tables_advance(self, i);
-        if (done == TABLE_ON || done < 0) {
-            return done;
+        self->tables[i].redeals = 0;
+        if (tables_deal(self, i) < 0 || (done = tables_advance(self, i)) < 0) {
+            return -1;
         }
     }
-    PyErr_SetString(PyExc_ValueError, "Tables: a thousand deals in a row ended at once");
-    return -1;
+    self->next_at[i] = *used;
+    return tables_list(self, &self->tables[i], used);
 }
 
 /* Set a card block's flags of one set: copies flags per rank (Encoder.card_bytes). */
@@ -837,14 +851,6 @@ tables_out(Tables *self, Py_ssize_t used, float *obs, int64_t *offsets, int64_t 
                                          (Py_ssize_t)sizeof(int64_t) * used);
 }
 
-static PyObject *
-tables_overflow(Py_ssize_t i)
-{
-    PyErr_Format(PyExc_OverflowError, "Tables: table %zd's stake outgrew 64 bits; reset "
-                 "before stepping again", i);
-    return NULL;
-}
-
 PyDoc_STRVAR(tables_reset_doc, "reset(states, obs, offsets, to_act) -> bytearray\n\n"
              "Deal every table afresh, table i from the PCG64 state states[i] (32 bytes: "
              "the state,\nthen the increment, each 16 little-endian bytes), seat 0 dealing "
@@ -885,15 +891,7 @@ Tables_reset(Tables *self, PyObject *args)
         memcpy(&t->rng.state, PyBytes_AS_STRING(states) + 32 * i, 16);
         memcpy(&t->rng.inc, PyBytes_AS_STRING(states) + 32 * i + 16, 16);
         t->dealer = 0;
-        int done = tables_fresh(self, i);
-        if (done == -2) {
-            tables_overflow(i);
-        }
-        if (done < 0) {
-            goto out;
-        }
-        self->next_at[i] = used;
-        if (tables_list(self, t, &used) < 0) {
+        if (tables_fresh(self, i, &used) < 0) {
             goto out;
         }
     }
@@ -964,9 +962,6 @@ Tables_step(Tables *self, PyObject *args)
         }
         int redeals = t->redeals, became = tables_advance(self, i);
         thrown[i] = t->redeals != redeals || became == TABLE_CUT;
-        if (became == -2) {
-            tables_overflow(i);
-        }
         if (became < 0) {
             goto out;
         }
@@ -984,13 +979,10 @@ Tables_step(Tables *self, PyObject *args)
                     rewards[i * players + s] = (float)((double)t->h.scores[s] / unit);
                 }
             }
-            int fresh = tables_fresh(self, i);
-            if (fresh == -2) {
-                tables_overflow(i);
-            }
-            if (fresh < 0) {
+            if (tables_fresh(self, i, &used) < 0) {
                 goto out;
             }
+            continue;
         }
         self->next_at[i] = used;
         if (tables_list(self, t, &used) < 0) {
