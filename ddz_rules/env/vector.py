@@ -103,7 +103,8 @@ class VectorTables:
                                    for _ in range(self.n - 1))]
         #: The seat to act at each table (int64, ``(n,)``).
         self.to_act = np.zeros(self.n, dtype=np.int64)
-        self._obs = np.zeros((self.n, self.size), dtype=np.float32)
+        #: Where the Python path writes its observations (the compiled one writes new arrays).
+        self._obs = np.zeros((self.n if self.games else 0, self.size), dtype=np.float32)
         self._legal: Legal = (np.zeros(self.n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64))
         self._reset = False
 
