@@ -1,9 +1,10 @@
 """Build hook: compile the optional C modules, ``ddz_rules/_kernel.c`` (the plays of hands
-holding wild cards), ``ddz_rules/_moves.c`` (a hand's leads and answers, and whole random
-hands) and ``ddz_rules/bots/_split.c`` (the bots' planning measure).
+holding wild cards), ``ddz_rules/_moves.c`` (a hand's leads and answers, whole random hands,
+and with ``_tables.h`` the environments' tables stepped at once) and
+``ddz_rules/bots/_split.c`` (the bots' planning measure).
 
-They only speed up what ``ddz_rules.table`` and ``ddz_rules.runner`` do the same in Python
-where they are missing.
+They only speed up what ``ddz_rules.table``, ``ddz_rules.runner`` and
+``ddz_rules.env.vector`` do the same in Python where they are missing.
 So a machine without a C compiler still installs (``pip install -v`` shows a one-line warning
 that they were skipped, and ``ddz --version`` says which path lists plays), and
 ``DDZ_PURE_PYTHON=1`` skips them on purpose (and, set when running, switches off a build). They
