@@ -50,10 +50,9 @@ class Tables:
                  node_seat: bytes, word_base: bytes, next_dealer: bytes, play_action: bytes,
                  play_type: bytes, play_length: bytes, size: int, at: bytes, copies: int,
                  history: int, max_hand: int, undealt: int, deck_size: int, deck_key: bytes,
-                 kitty_shown: bool, marked: bool, turned: bool, fixed_base: int,
-                 base_none: int, stake_reward: bool,
+                 kitty_shown: bool, marked: bool, turned: bool, base_none: int,
                  wild_ids: Callable[[list[Play], tuple[int, ...]],
                                     dict[int, tuple[Play, int, int]]] | None) -> None: ...
     def reset(self, states: bytes, obs: Any, offsets: Any, to_act: Any) -> bytearray: ...
-    def step(self, actions: Any, obs: Any, offsets: Any, to_act: Any, rewards: Any,
-             scores: Any, done: Any, cut: Any, thrown: Any) -> bytearray | int: ...
+    def step(self, actions: Any, obs: Any, offsets: Any, to_act: Any, scores: Any,
+             stakes: Any, done: Any, cut: Any, thrown: Any) -> bytearray | int: ...

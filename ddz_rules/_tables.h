@@ -60,7 +60,8 @@ typedef struct {
     uint32_t passed;      /* bit per seat: its last action in the trick was a pass */
     int8_t word[16];      /* each seat's last auction word (its id), -1 for none */
     int words, call_said;
-    int64_t base, mult;   /* the base the auction shows, the multiplier events' product */
+    int64_t base;         /* the base the auction shows */
+    int64_t mult;         /* the plays' multiplier events' product (the auction's aside) */
     u128 beat_key;        /* the play to beat: its cards, its type's index, chain length */
     int beat_type, beat_length;
     PyObject *turn;       /* a turn with wild cards: {id: (play, type, length)}, else NULL */
@@ -101,15 +102,15 @@ typedef struct {
     Runner *runner;
     PyObject *wild_ids;     /* wild_ids(plays, wild) -> {id: (play, type, length)}; or None */
     Py_ssize_t n, size, n_actions, n_words, first_call, first_play, pass_id, max_redeals;
-    int copies, history, max_hand, undealt, kitty_shown, marked, turned, stake_reward;
+    int copies, history, max_hand, undealt, kitty_shown, marked, turned;
     int whole;              /* one deck of 15 ranks in 5-bit fields: blocks written whole */
-    int64_t fixed_base, base_none; /* the base shown: fixed (-1: by the bids), before a bid */
+    int64_t base_none;      /* the base shown before any bid */
     double deck_size;
     u128 deck_key;
     Py_ssize_t at[N_AT];
     int32_t *edge_action;   /* each auction edge: its word's action id */
     int32_t *node_seat;     /* each auction state: the seat to say a word (-1: ended) */
-    int64_t *word_base;     /* each word id: the base it shows (-1: none, not a bid) */
+    int64_t *word_base;     /* each word id: the base it shows once said (-1: as it was) */
     int32_t *next_dealer;   /* by dealer, then 1 where the deal was thrown in */
     int32_t *play_action;   /* each play id: its action id */
     int32_t *action_play;   /* each action id from first_play: its play id */
@@ -175,24 +176,24 @@ Tables_init(Tables *self, PyObject *args, PyObject *kwargs)
                             "first_play", "pass_id", "edge_action", "node_seat", "word_base",
                             "next_dealer", "play_action", "play_type", "play_length", "size",
                             "at", "copies", "history", "max_hand", "undealt", "deck_size",
-                            "deck_key", "kitty_shown", "marked", "turned", "fixed_base",
-                            "base_none", "stake_reward", "wild_ids", NULL};
+                            "deck_key", "kitty_shown", "marked", "turned", "base_none",
+                            "wild_ids", NULL};
     PyObject *runner, *wild_ids, *edge_action, *node_seat, *word_base, *next_dealer, *play_action;
     PyObject *play_type, *play_length, *at, *deck_key;
-    long long fixed_base, base_none;
+    long long base_none;
     int deck_size;
     if (self->runner != NULL) {
         PyErr_SetString(PyExc_TypeError, "Tables(): already made");
         return -1;
     }
     if (!PyArg_ParseTupleAndKeywords(
-            args, kwargs, "O!nnnnnnnSSSSSSSnSiiiiiOpppLLpO:Tables", names, &RunnerType, &runner,
+            args, kwargs, "O!nnnnnnnSSSSSSSnSiiiiiOpppLO:Tables", names, &RunnerType, &runner,
             &self->n, &self->max_redeals, &self->n_actions, &self->n_words, &self->first_call,
             &self->first_play, &self->pass_id, &edge_action, &node_seat, &word_base,
             &next_dealer, &play_action, &play_type, &play_length, &self->size, &at,
             &self->copies, &self->history, &self->max_hand, &self->undealt, &deck_size,
-            &deck_key, &self->kitty_shown, &self->marked, &self->turned, &fixed_base,
-            &base_none, &self->stake_reward, &wild_ids)) {
+            &deck_key, &self->kitty_shown, &self->marked, &self->turned, &base_none,
+            &wild_ids)) {
         return -1;
     }
     Runner *with = (Runner *)runner;
@@ -205,7 +206,7 @@ Tables_init(Tables *self, PyObject *args, PyObject *kwargs)
         self->n_words < 1 || self->pass_id < 0 || self->pass_id >= self->n_words ||
         self->n_actions < self->first_play + n_plays || self->n_actions > INT32_MAX ||
         self->first_call != self->n_words || self->first_play != self->first_call +
-        with->n_calls || fixed_base < -1 || base_none < 0 || ranks > 15 ||
+        with->n_calls || base_none < 0 || ranks > 15 ||
         with->n_nodes > INT32_MAX / 2) {
         PyErr_SetString(PyExc_ValueError, "Tables(): the sizes do not agree (words, then "
                         "calls, then plays; 1 to 2**20 tables)");
@@ -216,7 +217,6 @@ Tables_init(Tables *self, PyObject *args, PyObject *kwargs)
                         "are drawn");
         return -1;
     }
-    self->fixed_base = fixed_base;
     self->base_none = base_none;
     self->deck_size = deck_size;
     if (!PyBytes_Check(deck_key) || PyBytes_GET_SIZE(deck_key) != 16) {
@@ -465,16 +465,13 @@ tables_deal(Tables *self, Py_ssize_t i)
     memset(t->word, -1, sizeof(t->word));
     t->passed = 0;
     t->words = t->call_said = 0;
-    t->base = self->fixed_base >= 0 ? self->fixed_base : self->base_none;
+    t->base = self->base_none;
     t->mult = 1;
     memset(self->hist_len + i * players, 0, (size_t)players);
     int done = hand_deal(self->runner, &t->h, seed, t->dealer);
     if (done > 0) {
         tables_overflow(i);
         return -1;
-    }
-    if (done == 0 && t->h.stage != HAND_AUCTION && t->h.stage != HAND_OVER) {
-        t->mult = self->runner->factor[t->h.node]; /* an auction of no words */
     }
     return done;
 }
@@ -506,8 +503,6 @@ tables_advance(Tables *self, Py_ssize_t i)
 
 /* Deal a table afresh until a seat has a decision to make (as VectorTables._ready), then
  * append its legal ids to the next legal store from *used: 0, or -1 with an exception. */
-static int tables_list(Tables *self, Table *t, Py_ssize_t *used);
-
 static int
 tables_fresh(Tables *self, Py_ssize_t i, Py_ssize_t *used)
 {
@@ -544,17 +539,6 @@ tables_block(const Tables *self, float *out, u128 key)
         return;
     }
     /* Else the block is zeroed: the ranks above the set's highest are left as they are. */
-    if (copies == 4 && bits == 5 && ranks <= 24) { /* one deck: two ranks a copy */
-        uint64_t half = (uint64_t)key & 0x0FFFFFFFFFFFFFFFULL; /* ranks 0 to 11 */
-        for (int r = 0; half; r += 2, half >>= 10) {
-            memcpy(out + 4 * r, PAIRS[half & 1023], 32);
-        }
-        half = (uint64_t)(key >> 60); /* ranks 12 and up */
-        for (int r = 12; half; r += 2, half >>= 10) {
-            memcpy(out + 4 * r, PAIRS[half & 1023], r + 1 < ranks ? 32 : 16);
-        }
-        return;
-    }
     for (int r = 0; r < ranks && key; r++, key >>= bits, out += copies) {
         int count = (int)(key & field);
         memcpy(out, THERMOMETER[count < copies ? count : copies], sizeof(float) * (size_t)copies);
@@ -576,7 +560,6 @@ tables_observe(Tables *self, Py_ssize_t i, float *out)
     for (int s = 0; s < n; s++) {
         rel[s] = s >= me ? s - me : s - me + n;
     }
-#define REL(seat) rel[seat]
     /* Each row zeroed while it is in cache; where every block is written whole, only what
      * follows the blocks. */
     const Py_ssize_t blocks = self->whole ? (2 * n + 4) * block : 0;
@@ -604,41 +587,47 @@ tables_observe(Tables *self, Py_ssize_t i, float *out)
     if (beat) {
         for (int s = 0; s < n; s++) {
             if ((t->passed >> s) & 1) {
-                out[at[AT_PASS] + REL(s)] = 1.0f;
+                out[at[AT_PASS] + rel[s]] = 1.0f;
             }
         }
         int length = t->beat_length;
         out[at[AT_TYPE] + t->beat_type] = 1.0f;
         out[at[AT_LENGTH]] = (float)((length < 20 ? length : 20) / 20.0);
-        out[at[AT_BEAT_SEAT] + REL(h->beat_seat)] = 1.0f;
+        out[at[AT_BEAT_SEAT] + rel[h->beat_seat]] = 1.0f;
     } else if (h->stage == HAND_PLAY) {
         out[at[AT_LEADS]] = 1.0f;
     }
     if (t->words) {
         for (int s = 0; s < n; s++) {
             if (t->word[s] >= 0) {
-                out[at[AT_AUCTION] + self->n_words * REL(s) + t->word[s]] = 1.0f;
+                out[at[AT_AUCTION] + self->n_words * rel[s] + t->word[s]] = 1.0f;
             }
         }
         out[at[AT_WORDS]] = (float)((t->words < 12 ? t->words : 12) / 12.0);
     }
     out[at[AT_BASE]] = (float)((t->base < 10 ? (double)t->base : 10.0) / 10.0);
-    int log2 = 63 - __builtin_clzll((unsigned long long)t->mult);
+    int64_t mult = t->mult; /* Hand.multiplier: the auction's events once it is over, then
+                             * the plays' */
+    if (h->stage != HAND_AUCTION &&
+        __builtin_mul_overflow(mult, runner->factor[h->node], &mult)) {
+        mult = INT64_MAX;
+    }
+    int log2 = 63 - __builtin_clzll((unsigned long long)mult);
     out[at[AT_MULTIPLIER]] = (float)((log2 < 16 ? log2 : 16) / 16.0);
     for (int s = 0; s < n; s++) {
-        out[at[AT_LEFT] + REL(s)] = (float)((double)held(runner->lister, h->hands[s]) /
+        out[at[AT_LEFT] + rel[s]] = (float)((double)held(runner->lister, h->hands[s]) /
                                             self->max_hand);
     }
     if (h->landlord >= 0) {
         for (int s = 0; s < n; s++) {
             int role = s == h->landlord ? 0 : s == h->partner ? 1 : 2;
-            out[at[AT_ROLE] + 3 * REL(s) + role] = 1.0f;
+            out[at[AT_ROLE] + 3 * rel[s] + role] = 1.0f;
         }
     }
     out[at[AT_PHASE] + (h->stage == HAND_AUCTION ? 0 : h->stage == HAND_CALL ? 1 : 2)] = 1.0f;
     out[at[AT_TO_ACT]] = 1.0f;
-    out[at[AT_FIRST] + REL(h->first)] = 1.0f;
-    out[at[AT_DEALER] + REL(h->dealer)] = 1.0f;
+    out[at[AT_FIRST] + rel[h->first]] = 1.0f;
+    out[at[AT_DEALER] + rel[h->dealer]] = 1.0f;
     for (Py_ssize_t k = 0; k < runner->n_drawn; k++) { /* Hand.wild: the ranks wild now */
         if (runner->wild_before[k] || h->landlord >= 0) {
             out[at[AT_WILD] + h->wild_ranks[k]] = 1.0f;
@@ -665,7 +654,7 @@ tables_observe(Tables *self, Py_ssize_t i, float *out)
         for (int s = 0; s < n; s++) {
             const u128 *keys = self->hist + (seats + s) * depth;
             const uint8_t *passes = self->hist_pass + (seats + s) * depth;
-            const int k = REL(s);
+            const int k = rel[s];
             for (int j = 0; j < self->hist_len[seats + s]; j++) {
                 if (passes[j]) {
                     out[at[AT_HISTORY_PASS] + depth * k + j] = 1.0f;
@@ -675,7 +664,6 @@ tables_observe(Tables *self, Py_ssize_t i, float *out)
             }
         }
     }
-#undef REL
 }
 
 /* Note in a seat's history (newest first) a play's cards, or a pass (key 0). */
@@ -714,14 +702,10 @@ tables_act(Tables *self, Py_ssize_t i, int64_t id)
         }
         t->word[seat] = (int8_t)id;
         t->words++;
-        if (self->fixed_base < 0 && self->word_base[id] >= 0) {
+        if (self->word_base[id] >= 0) {
             t->base = self->word_base[id];
         }
-        int done = hand_say(runner, h, j - first);
-        if (done == 0 && h->stage != HAND_AUCTION && h->stage != HAND_OVER) {
-            t->mult = runner->factor[h->node];
-        }
-        return done;
+        return hand_say(runner, h, j - first);
     }
     if (h->stage == HAND_CALL) {
         t->call_said = 1;
@@ -904,12 +888,13 @@ out:
     return result;
 }
 
-PyDoc_STRVAR(tables_step_doc, "step(actions, obs, offsets, to_act, rewards, scores, done, "
+PyDoc_STRVAR(tables_step_doc, "step(actions, obs, offsets, to_act, scores, stakes, done, "
              "cut, thrown) -> bytearray | int\n\n"
              "Play actions[i] (int64) at table i, every one legal there; else change nothing "
              "and return\nthe first table whose action is not. A finished table is dealt "
-             "again at once. Writes\nwhat reset() writes, and each seat's reward and score "
-             "(float32, n x players), whether it\nended (done, bool) or was cut off past "
+             "again at once. Writes\nwhat reset() writes, and each seat's score (int64, n x "
+             "players), the stake (int64, n:\nbase times multiplier, uncapped), whether it "
+             "ended (done, bool) or was cut off past "
              "max_redeals (cut, bool), only where a hand\nended: the caller passes these "
              "four zeroed. thrown (bool): where the action threw the\ndeal in (nobody bid) "
              "and the table was dealt again, or cut off.");
@@ -928,9 +913,8 @@ Tables_step(Tables *self, PyObject *args)
     }
     const Py_ssize_t n = self->n, players = self->runner->players;
     const Py_ssize_t lengths[9] = {8 * n, (Py_ssize_t)sizeof(float) * n * self->size,
-                                   8 * (n + 1), 8 * n, 4 * n * players, 4 * n * players, n, n,
-                                   n};
-    static const char *what[9] = {"actions", "obs", "offsets", "to_act", "rewards", "scores",
+                                   8 * (n + 1), 8 * n, 8 * n * players, 8 * n, n, n, n};
+    static const char *what[9] = {"actions", "obs", "offsets", "to_act", "scores", "stakes",
                                   "done", "cut", "thrown"};
     Py_buffer views[9];
     int got = 0;
@@ -947,7 +931,7 @@ Tables_step(Tables *self, PyObject *args)
             goto out;
         }
     }
-    float *rewards = views[4].buf, *scores = views[5].buf;
+    int64_t *scores = views[4].buf, *stakes = views[5].buf;
     char *done = views[6].buf, *cut = views[7].buf, *thrown = views[8].buf;
     Py_ssize_t used = 0;
     self->ready = 0; /* a failure past here leaves the tables to be reset */
@@ -969,15 +953,8 @@ Tables_step(Tables *self, PyObject *args)
             done[i] = 1;
             cut[i] = became == TABLE_CUT;
             if (became == TABLE_OVER) {
-                double unit = 1.0;
-                if (self->stake_reward) {
-                    int64_t whole = t->h.landlord >= 0 ? t->h.stake : self->runner->per_card;
-                    unit = whole > 1 ? (double)whole : 1.0;
-                }
-                for (Py_ssize_t s = 0; s < players; s++) {
-                    scores[i * players + s] = (float)t->h.scores[s];
-                    rewards[i * players + s] = (float)((double)t->h.scores[s] / unit);
-                }
+                memcpy(scores + i * players, t->h.scores, sizeof(int64_t) * (size_t)players);
+                stakes[i] = t->h.stake;
             }
             if (tables_fresh(self, i, &used) < 0) {
                 goto out;

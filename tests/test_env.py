@@ -21,6 +21,7 @@ from pettingzoo.test import api_test
 
 from ddz_rules import bundled_ids, cards, load
 from ddz_rules.env import ActionSpace, Layout, env, raw_env, single
+from ddz_rules.env.aec import stake_unit
 from ddz_rules.env.observation import Encoder
 from ddz_rules.errors import DdzError, EnvError
 from ddz_rules.game import PASS, Hand, KittyTaken, Played
@@ -243,7 +244,8 @@ def test_random_masked_games_keep_masks_observations_and_zero_sum(ruleset: str, 
     assert result is not None and not result.redeal
     assert sum(final.values()) == pytest.approx(0.0, abs=1e-9)
     assert any(final.values()) or not any(result.scores)
-    unit = 1 if reward == "score" else game.game._unit(result)
+    unit = 1 if reward == "score" else stake_unit(game.game.ruleset, result.first_out is not None,
+                                                  result.base * result.multiplier)
     assert [final[f"seat_{s}"] for s in range(len(result.scores))] == [
         s / unit for s in result.scores]
 

@@ -40,7 +40,6 @@ from ddz_rules.errors import EnvError
 from ddz_rules.game import PASS, Action, Hand, deal
 from ddz_rules.match import next_dealer
 from ddz_rules.ruleset import Ruleset, load
-from ddz_rules.scoring import Result
 from ddz_rules.table import compile_table
 
 #: Reward forms: the hand's score, or the score over the hand's stake.
@@ -86,6 +85,13 @@ def _ruleset(ruleset: str | Ruleset) -> Ruleset:
         raise EnvError(f"ruleset must be a bundled id or a ruleset file's path, not "
                        f"{type(ruleset).__name__}")
     return load(ruleset)
+
+
+def stake_unit(ruleset: Ruleset, by_cards: bool, stake: int) -> int:
+    """What ``reward="stake"`` divides a hand's scores by: a card's worth where the hand is
+    settled by the cards left (no landlord), else its stake (base times multiplier, before
+    any cap); at least 1."""
+    return max(1, ruleset.per_card if by_cards else stake)
 
 
 class Game:
@@ -229,13 +235,11 @@ class Game:
         result = self.hand.result
         if result is None or result.redeal:
             return [0.0] * self.ruleset.players
-        unit = self._unit(result) if reward == "stake" else 1
+        unit = 1
+        if reward == "stake":
+            unit = stake_unit(self.ruleset, result.first_out is not None,
+                              result.base * result.multiplier)
         return [s / unit for s in result.scores]
-
-    def _unit(self, result: Result) -> int:
-        if result.first_out is not None:
-            return max(1, self.ruleset.per_card)
-        return max(1, result.base * result.multiplier)
 
     def spaces(self) -> tuple[spaces.Dict, spaces.Discrete]:
         size = self.encoder.layout.size

@@ -334,12 +334,25 @@ class Encoder:
 def _base(ruleset: Ruleset, view: View) -> int:
     """The hand's base as the view shows it: the highest bid so far (each bid outbids the
     last) where bids set it."""
-    if ruleset.fixed_bid is not None:
-        return base_of(ruleset, ruleset.fixed_bid)
     for _, word in reversed(view.auction):
-        if word.isdigit():
-            return base_of(ruleset, int(word))
-    return base_of(ruleset, 0)
+        said = base_said(ruleset, word)
+        if said is not None:
+            return said
+    return base_before_bids(ruleset)
+
+
+def base_before_bids(ruleset: Ruleset) -> int:
+    """The base an observation shows before any bid: the fixed bid's where the auction has
+    one (``auction.fixed_bid``), else no bid's."""
+    return base_of(ruleset, 0 if ruleset.fixed_bid is None else ruleset.fixed_bid)
+
+
+def base_said(ruleset: Ruleset, word: str) -> int | None:
+    """The base an observation shows once ``word`` is said: a bid's, where bids set it; None
+    where the word leaves the base shown as it was."""
+    if ruleset.fixed_bid is not None or not word.isdigit():
+        return None
+    return base_of(ruleset, int(word))
 
 
 @cache
@@ -352,4 +365,5 @@ def _triples(copies: int) -> list[bytes]:
             for chunk in range(1 << 15)]
 
 
-__all__ = ["MAX_HISTORY", "PASS", "PHASES", "ROLES", "Encoder", "Feature", "Layout"]
+__all__ = ["MAX_HISTORY", "PASS", "PHASES", "ROLES", "Encoder", "Feature", "Layout",
+           "base_before_bids", "base_said"]

@@ -41,12 +41,12 @@ from gymnasium.utils import seeding
 
 from ddz_rules.auction import new_auction
 from ddz_rules.env.actions import ActionSpace
-from ddz_rules.env.aec import REWARDS, Game, as_action_id
+from ddz_rules.env.aec import REWARDS, Game, as_action_id, stake_unit
+from ddz_rules.env.observation import base_before_bids, base_said
 from ddz_rules.errors import EnvError
 from ddz_rules.match import next_dealer
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.runner import AuctionGraph, HandRunner
-from ddz_rules.scoring import base_of
 from ddz_rules.table import Play
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ class VectorTables:
         #: ... and then why (one line), else None.
         self.why_python: str | None = "native=False was asked for"
         if native:
-            self.native, self.why_python = _compiled(first, self.n, max_redeals, reward)
+            self.native, self.why_python = _compiled(first, self.n, max_redeals)
         self.games: list[Game] = []
         if self.native is None:
             self.games = [first, *(Game(first.ruleset, max_redeals, history)
@@ -144,20 +144,23 @@ class VectorTables:
         if not self._reset:
             raise EnvError("reset before the first step")
         chosen = self._checked(actions)
-        rewards = np.zeros((self.n, self.players), dtype=np.float32)
-        scores = np.zeros((self.n, self.players), dtype=np.float32)
         done = np.zeros(self.n, dtype=bool)
         truncated = np.zeros(self.n, dtype=bool)
         thrown = np.zeros(self.n, dtype=bool)
         if self.native is not None:
             obs, offsets = self._arrays()
             to_act = np.empty(self.n, dtype=np.int64)
-            ids = self._native(self.native.step, chosen, obs, offsets, to_act, rewards,
-                               scores, done, truncated, thrown)
+            points = np.zeros((self.n, self.players), dtype=np.int64)
+            stakes = np.zeros(self.n, dtype=np.int64)
+            ids = self._native(self.native.step, chosen, obs, offsets, to_act, points, stakes,
+                               done, truncated, thrown)
             if isinstance(ids, int):
                 self._refuse(ids, int(chosen[ids]))
             obs, legal = self._published(obs, offsets, ids, to_act)
+            scores, rewards = self._rewards(points, stakes, done & ~truncated)
         else:
+            rewards = np.zeros((self.n, self.players), dtype=np.float32)
+            scores = np.zeros((self.n, self.players), dtype=np.float32)
             for i, game in enumerate(self.games):
                 if chosen[i] not in game.legal:
                     self._refuse(i, int(chosen[i]))
@@ -174,6 +177,20 @@ class VectorTables:
             obs, legal = self._observe()
         return obs, legal, rewards, done, {"to_act": self.to_act.copy(), "truncated": truncated,
                                            "scores": scores, "thrown_in": thrown}
+
+    def _rewards(self, points: np.ndarray, stakes: np.ndarray, ended: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+        """The compiled stepper's scores, and the rewards made of them as ``Game.scores``
+        makes them (each score over :func:`~ddz_rules.env.aec.stake_unit` for ``stake``)."""
+        scores = points.astype(np.float32)
+        if self.reward != "stake":
+            return scores, scores.copy()
+        rewards = np.zeros_like(scores)
+        by_cards = not self.ruleset.has_landlord
+        for i in np.flatnonzero(ended):
+            unit = stake_unit(self.ruleset, by_cards, int(stakes[i]))
+            rewards[i] = [int(s) / unit for s in points[i]]
+        return scores, rewards
 
     def mask(self) -> np.ndarray:
         """The legal ids as a dense int8 ``(n, n_actions)`` mask."""
@@ -252,8 +269,7 @@ def _pcg_state(seed: int) -> bytes:
     return state["state"].to_bytes(16, "little") + state["inc"].to_bytes(16, "little")
 
 
-def _compiled(game: Game, n: int, max_redeals: int, reward: str
-              ) -> tuple[_moves.Tables | None, str | None]:
+def _compiled(game: Game, n: int, max_redeals: int) -> tuple[_moves.Tables | None, str | None]:
     """The compiled stepper of ``n`` tables of ``game``'s ruleset and None, or None and why
     the tables are stepped in Python. Every value comes from the function that gives it
     meaning: the auction's graph and the runner's arrays (:mod:`ddz_rules.runner`), the
@@ -272,7 +288,6 @@ def _compiled(game: Game, n: int, max_redeals: int, reward: str
     words = {word: i for i, word in enumerate(space.words)}
     plays = runner.table.by_id
     at = layout.offsets
-    fixed = ruleset.fixed_bid
     types = {name: i for i, name in enumerate(layout.types)}
 
     def wild_ids(plays: list[Play], wild: tuple[int, ...]) -> dict[int, tuple[Play, int, int]]:
@@ -287,7 +302,7 @@ def _compiled(game: Game, n: int, max_redeals: int, reward: str
         first_call=len(space.words), first_play=space.first_play, pass_id=space.id_of("pass"),
         edge_action=array("i", (words[w] for w in graph.edge_word)).tobytes(),
         node_seat=graph.seat.tobytes(),
-        word_base=array("q", (base_of(ruleset, int(w)) if w.isdigit() else -1
+        word_base=array("q", (-1 if (said := base_said(ruleset, w)) is None else said
                               for w in space.words)).tobytes(),
         next_dealer=array("i", (next_dealer(ruleset, dealer, thrown)
                                 for dealer in range(ruleset.players)
@@ -301,8 +316,7 @@ def _compiled(game: Game, n: int, max_redeals: int, reward: str
         deck_size=ruleset.deck_size, deck_key=ruleset.deck_key.to_bytes(16, "little"),
         kitty_shown=ruleset.kitty_shown, marked=ruleset.first_bidder == "marked_card",
         turned=ruleset.first_bidder == "turned_card",
-        fixed_base=-1 if fixed is None else base_of(ruleset, fixed),
-        base_none=base_of(ruleset, 0), stake_reward=reward == "stake",
+        base_none=base_before_bids(ruleset),
         wild_ids=wild_ids if ruleset.wild_drawn else None), None
 
 
