@@ -1883,9 +1883,11 @@ typedef struct {
     uint64_t positions;
     int8_t team[SOLVER_SEATS];
     int goal[SOLVER_SEATS];
-    int stop; /* 1: past the deadline, 2: past the table, 3: a Python error */
+    int stop; /* 1: past the deadline, 2: past the table, 3: a Python error, 4: the positions */
     int used; /* whether the table holds anything (a fresh one is zero already) */
     double deadline;
+    uint64_t last_position; /* where limited, the last position this question may search */
+    int limited;
     int32_t *stack;
     Py_ssize_t stack_cap;
 } Solver;
@@ -2112,7 +2114,11 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
               Py_ssize_t top)
 {
     Lister *lister = self->lister;
-    if ((++self->positions & 4095) == 0 && self->deadline > 0 && solver_now() > self->deadline) {
+    if (++self->positions > self->last_position && self->limited) {
+        self->stop = 4;
+        return -1;
+    }
+    if ((self->positions & 4095) == 0 && self->deadline > 0 && solver_now() > self->deadline) {
         self->stop = 1;
         return -1;
     }
@@ -2210,9 +2216,10 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
     return result;
 }
 
-PyDoc_STRVAR(wins_doc, "wins(hands, to_act, beat, beat_seat, team, goal, side, seconds) -> int\n\n"
+PyDoc_STRVAR(wins_doc, "wins(hands, to_act, beat, beat_seat, team, goal, side, seconds, "
+             "positions=-1) -> int\n\n"
              "1 where side wins the position, 0 where it loses, -1 past the seconds (negative:\n"
-             "none), -2 past the table. hands: one packed set a seat; beat: a play id or -1;\n"
+             "none), -2 past the table, -3 past the positions it may search (negative: any). hands: one packed set a seat; beat: a play id or -1;\n"
              "team: a byte per seat, its side; goal: a byte per seat, the cards at which it\n"
              "has won. A change of team or goal empties the table.");
 
@@ -2225,8 +2232,9 @@ Solver_wins(Solver *self, PyObject *args)
     const char *team, *goal;
     Py_ssize_t n_team, n_goal;
     double seconds;
-    if (!PyArg_ParseTuple(args, "O!iliy#y#id:wins", &PyTuple_Type, &hands_obj, &to_act, &beat,
-                          &beat_seat, &team, &n_team, &goal, &n_goal, &side, &seconds)) {
+    long long limit = -1;
+    if (!PyArg_ParseTuple(args, "O!iliy#y#id|L:wins", &PyTuple_Type, &hands_obj, &to_act, &beat,
+                          &beat_seat, &team, &n_team, &goal, &n_goal, &side, &seconds, &limit)) {
         return NULL;
     }
     const int n = self->players;
@@ -2268,12 +2276,14 @@ Solver_wins(Solver *self, PyObject *args)
     self->used = 1;
     self->stop = 0;
     self->deadline = seconds < 0 ? 0.0 : solver_now() + seconds;
+    self->limited = limit >= 0;
+    self->last_position = self->positions + (uint64_t)(limit < 0 ? 0 : limit);
     int found = solver_search(self, hands, to_act, (int32_t)beat, beat_seat, side, 0);
     if (found < 0) {
         if (self->stop == 3) {
             return NULL;
         }
-        return PyLong_FromLong(self->stop == 2 ? -2 : -1);
+        return PyLong_FromLong(self->stop == 2 ? -2 : self->stop == 4 ? -3 : -1);
     }
     return PyLong_FromLong(found);
 }

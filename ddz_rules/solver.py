@@ -29,6 +29,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from ddz_rules import cards, duties
 from ddz_rules.errors import Named, OutOfBudget, UsageError
@@ -328,9 +329,13 @@ class PythonSearch:
         self.entries = entries
         self.deadline = deadline
         self.positions = 0
+        #: Past this count of positions searched, the search stops (None: no limit).
+        self.last_position: int | None = None
 
     def wins(self, position: Position, side: int) -> bool:
         self.positions += 1
+        if self.last_position is not None and self.positions > self.last_position:
+            raise OutOfBudget("positions")
         if self.positions % CLOCK_EVERY == 0 and self.deadline is not None \
                 and time.monotonic() > self.deadline:
             raise OutOfBudget("seconds")
@@ -362,15 +367,13 @@ class CompiledSearch:
         lister = table.compiled()
         assert native is not None and lister is not None
         ruleset = position.ruleset
-        by_id = table.by_id
         self.table = table
         self.native = native.Solver(
-            lister, lambda cls: table._learn(lister, cls), ruleset.players,
-            b"".join(p.key.to_bytes(16, "little") for p in by_id),
-            bytes(duties.last_only(ruleset, p) for p in by_id),
-            bytes(p.reading.level for p in by_id),
+            lister, lambda cls: table._learn(lister, cls), ruleset.players, *_plays_of(table),
             duties.binding(ruleset), ruleset.must_beat, duties.warns_single(ruleset), memory)
         self.deadline = deadline
+        #: Past this count of positions searched, the search stops (None: no limit).
+        self.last_position: int | None = None
 
     @property
     def positions(self) -> int:
@@ -379,13 +382,32 @@ class CompiledSearch:
     def wins(self, position: Position, side: int) -> bool:
         beat = -1 if position.beat is None else self.table.id_of(position.beat)
         seconds = -1.0 if self.deadline is None else max(self.deadline - time.monotonic(), 0.0)
+        limit = -1 if self.last_position is None else max(self.last_position - self.positions, 0)
         found = self.native.wins(
             position.hands, position.to_act, beat,
             -1 if position.beat_seat is None else position.beat_seat, bytes(position.team),
-            bytes(position.goal(s) for s in range(position.ruleset.players)), side, seconds)
+            bytes(position.goal(s) for s in range(position.ruleset.players)), side, seconds,
+            limit)
         if found < 0:
-            raise OutOfBudget("memory" if found == -2 else "seconds")
+            raise OutOfBudget({-2: "memory", -3: "positions"}.get(found, "seconds"))
         return bool(found)
+
+
+#: table -> what the compiled search reads of its plays, made once: a bot makes a search for
+#: every world it solves, and writing these out costs far more than a small search.
+_PLAYS: WeakKeyDictionary[PlayTable, tuple[bytes, bytes, bytes]] = WeakKeyDictionary()
+
+
+def _plays_of(table: PlayTable) -> tuple[bytes, bytes, bytes]:
+    """Each play's cards (16 bytes), whether it may only be a hand's last, and its level."""
+    known = _PLAYS.get(table)
+    if known is None:
+        ruleset, by_id = table.ruleset, table.by_id
+        known = _PLAYS[table] = (
+            b"".join(p.key.to_bytes(16, "little") for p in by_id),
+            bytes(duties.last_only(ruleset, p) for p in by_id),
+            bytes(p.reading.level for p in by_id))
+    return known
 
 
 def compiled_serves(position: Position) -> bool:
@@ -396,8 +418,15 @@ def compiled_serves(position: Position) -> bool:
             and position.table.compiled() is not None)
 
 
+#: A search of either kind: ``wins(position, side)``, its ``positions``, its ``deadline``
+#: (``time.monotonic()``) and ``last_position`` (a count of positions: unlike a deadline, a
+#: budget that answers the same on any machine); a caller may move both between questions,
+#: the table kept.
+Search = PythonSearch | CompiledSearch
+
+
 def search_for(position: Position, memory_mb: float = MEMORY_MB, seconds: float | None = None,
-               engine: str = "auto") -> PythonSearch | CompiledSearch:
+               engine: str = "auto") -> Search:
     """A search with this budget, compiled where it serves (``engine``: ``auto``,
     ``compiled`` or ``python``)."""
     memory = max(1, int(memory_mb * (1 << 20)))
@@ -491,7 +520,7 @@ def solve(position: Position, seconds: float | None = None, memory_mb: float = M
                     lengths)
 
 
-def principal_line(position: Position, search: PythonSearch | CompiledSearch,
+def principal_line(position: Position, search: Search,
                    longest: int) -> tuple[Step, ...]:
     """A line of play from ``position`` to its end: the winning side's first winning move at
     each turn, the losing side's first move (every move of it loses)."""
@@ -511,7 +540,7 @@ def principal_line(position: Position, search: PythonSearch | CompiledSearch,
 
 
 def _wins_after(position: Position, step: Step, side: int,
-                search: PythonSearch | CompiledSearch) -> bool:
+                search: Search) -> bool:
     nxt = after(position, step)
     return nxt == side if isinstance(nxt, int) else search.wins(nxt, side)
 
@@ -520,7 +549,7 @@ def _wins_after(position: Position, step: Step, side: int,
 DISTANCE_POSITIONS = 200_000
 
 
-def plays_left(start: Position | int, search: PythonSearch | CompiledSearch, loser: int,
+def plays_left(start: Position | int, search: Search, loser: int,
                longest: int) -> int:
     """How many moves a lost position lasts with the winners winning as fast as they can and
     the losers holding out as long as they can (0 where it is over): a search by depth over
