@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from ddz_rules import cards, load
 from ddz_rules.cli import main
-from ddz_rules.errors import UsageError
+from ddz_rules.errors import OutOfBudget, UsageError
 from ddz_rules.solver import (
     Position,
     after,
@@ -145,6 +145,27 @@ def test_a_search_that_outgrows_its_memory_stops_and_answers_unknown() -> None:
     solution = solve(position_of("expert-13-12"), memory_mb=0.05)
     assert solution.wins is None and solution.stopped == "memory"
     assert solution.to_json()["proved"] is not None
+
+
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_past_its_positions_a_question_stops_where_either_twin_would(engine: str) -> None:
+    """A budget in positions (what the bots use: the same on any machine) stops a question
+    after exactly that many positions, on both paths; the table outlives it, so the next
+    question, given room, answers as a fresh search does."""
+    if engine == "compiled" and native_modules() is None:
+        pytest.skip("the compiled modules are not built, or are switched off")
+    position = position_of("expert-13-12")
+    side = position.team[position.to_act]
+    search = search_for(position, engine=engine)
+    search.last_position = 1000
+    with pytest.raises(OutOfBudget, match="positions"):
+        search.wins(position, side)
+    assert search.positions == 1001
+    search.last_position = None
+    assert search.wins(position, side) is POSITIONS["expert-13-12"]["wins"]
+    fresh = search_for(position, engine=engine)
+    assert fresh.wins(position, side) is POSITIONS["expert-13-12"]["wins"]
+    assert search.positions - 1001 < fresh.positions  # what the stopped question proved is kept
 
 
 # --------------------------------------------------------------------------- bad input
@@ -286,3 +307,44 @@ def test_extreme_takes_a_winning_action_in_an_endgame_it_solves(ruleset_id: str)
             assert chosen is None
         checked += 1
     assert checked == 4
+
+
+def test_extreme_decides_the_same_however_slow_the_machine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot's solves are budgeted in positions, not seconds, so its decisions cannot
+    depend on the machine's speed: with a clock that jumps an hour whenever it is read,
+    ``extreme`` makes the same decisions, and never reads that clock."""
+    import time as clock
+
+    from ddz_rules.bots.extreme import ExtremeBot
+    from ddz_rules.bots.medium import MediumBot
+    from ddz_rules.game import Hand
+
+    ruleset = load("classic")
+    medium = MediumBot(ruleset)
+    views = []
+    for seed in range(40):
+        hand, rng = Hand.new(ruleset, seed), random.Random(seed)
+        while hand.result is None and (hand.landlord is None
+                                       or sum(map(cards.size, hand.hands)) > 24
+                                       or len(hand.legal_actions()) < 3):
+            hand.apply(medium.choose(hand.view(hand.to_act), rng))
+        if hand.result is None:
+            views.append(hand.view(hand.to_act))
+        if len(views) == 4:
+            break
+    assert len(views) == 4
+    steady = [ExtremeBot(ruleset).choose(view, random.Random(0)) for view in views]
+    now = [clock.monotonic()]
+
+    reads = [0]
+
+    def jumping() -> float:
+        reads[0] += 1
+        now[0] += 3600.0
+        return now[0]
+
+    monkeypatch.setattr("ddz_rules.solver.time.monotonic", jumping)
+    assert [ExtremeBot(ruleset).choose(view, random.Random(0)) for view in views] == steady
+    assert reads[0] == 0
+
