@@ -111,12 +111,15 @@ class Model:
         self.choices: dict[tuple[object, ...], Action] = {}
         self.endings: dict[tuple[object, ...], tuple[tuple[Action, ...], int,
                                                      tuple[int, ...]]] = {}
+        #: (a whole state, cards left) -> where the model's line from it first holds that few.
+        self.reached: dict[tuple[object, ...], Hand] = {}
 
     def forget(self) -> None:
         self.words.clear()
         self.templates.clear()
         self.choices.clear()
         self.endings.clear()
+        self.reached.clear()
 
     def act(self, hand: Hand) -> Action:
         """What the model does for the seat to act in ``hand``."""
@@ -199,6 +202,27 @@ class Model:
         for i, state in enumerate(states):
             self.endings[state] = (line, offset + i, scores)
         return line, scores
+
+
+    def reach(self, hand: Hand, first: Action | None, cards_left: int) -> Hand:
+        """The state where the model's line from ``hand`` (after ``first``, if given) first
+        holds at most ``cards_left`` cards in all hands, or ends: a playout cut short, for a
+        search that solves the rest exactly. The state returned is shared: do not change it."""
+        out = hand.clone()
+        if first is not None:
+            out.apply(first)
+        states: list[tuple[object, ...]] = []
+        while out.result is None and sum(cards.size(h) for h in out.hands) > cards_left:
+            state = (*_state(out), cards_left)
+            known = self.reached.get(state)
+            if known is not None:
+                out = known
+                break
+            states.append(state)
+            out.apply(self.act(out))
+        for state in states:
+            self.reached[state] = out
+        return out
 
 
 def _state(hand: Hand) -> tuple[object, ...]:
@@ -292,10 +316,6 @@ class Belief:
             particles = self._step(view, story, step, particles, random.Random(seeds[step + 1]))
         self._memo[view.seat] = (context, story, particles, self.model)
         return sorted(particles, key=lambda p: p.misses)
-
-    def value(self, particle: Particle, seat: int) -> float:
-        """``seat``'s score at the end of the model's line from this particle's state."""
-        return float(self.model.playout(particle.hand)[1][seat])
 
     # ------------------------------------------------------------ the filter
 
