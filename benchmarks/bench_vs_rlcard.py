@@ -35,7 +35,8 @@ Reported per level: our side's win rate over the 2D games with Wilson's 95% inte
 rate as a mean over the D deals of each deal's two games with a normal 95% interval (the
 duplicate interval: both games of a deal share its cards, which removes much of the luck of
 the deal); the rate as landlord and as peasants (Wilson, D games each); hands per second
-(both games' decisions, ours and the agent's, wall time in this process).
+(both games' decisions, ours and the agent's, wall time in this process). ``--json`` also
+writes each deal's wins (``per_deal``), so that two runs on the same deals pair by deal.
 """
 
 from __future__ import annotations
@@ -326,6 +327,8 @@ def summary(tally: Tally) -> dict[str, Any]:
         "agent_decisions": tally.agent_decisions, "illegal": tally.illegal,
         "illegal_examples": tally.illegal_examples, "mismatched": tally.mismatched,
         "mismatched_examples": tally.mismatched_examples,
+        # each deal's wins of our side (0, 1 or 2): two runs on the same deals pair by deal
+        "per_deal": tally.per_deal,
     }
 
 
