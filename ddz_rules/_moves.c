@@ -2219,9 +2219,10 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
 PyDoc_STRVAR(wins_doc, "wins(hands, to_act, beat, beat_seat, team, goal, side, seconds, "
              "positions=-1) -> int\n\n"
              "1 where side wins the position, 0 where it loses, -1 past the seconds (negative:\n"
-             "none), -2 past the table, -3 past the positions it may search (negative: any). hands: one packed set a seat; beat: a play id or -1;\n"
-             "team: a byte per seat, its side; goal: a byte per seat, the cards at which it\n"
-             "has won. A change of team or goal empties the table.");
+             "none), -2 past the table, -3 past the positions it may search (negative: any).\n"
+             "hands: one packed set a seat; beat: a play id or -1; team: a byte per seat, its\n"
+             "side; goal: a byte per seat, the cards at which it has won. A change of team or\n"
+             "goal empties the table.");
 
 static PyObject *
 Solver_wins(Solver *self, PyObject *args)

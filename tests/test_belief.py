@@ -144,6 +144,22 @@ def test_the_model_remembers_only_what_medium_would_do_again(ruleset_id: str) ->
     assert model.checked > 100
 
 
+def _plain_line(bot: MediumBot, world: Hand, first: Action | None,
+                cards_left: int = -1) -> tuple[Hand, list[Action]]:
+    """``world`` (a copy) after ``first`` and ``bot`` asked afresh in every seat, until the
+    hands hold at most ``cards_left`` cards in all or the hand ends; the actions taken."""
+    plain = world.clone()
+    actions: list[Action] = []
+    if first is not None:
+        plain.apply(first)
+        actions.append(first)
+    while plain.result is None and sum(map(cards.size, plain.hands)) > cards_left:
+        assert plain.to_act is not None
+        actions.append(bot.choose(plain.view(plain.to_act), random.Random(0)))
+        plain.apply(actions[-1])
+    return plain, actions
+
+
 @pytest.mark.parametrize("ruleset_id", ["classic", "two-player"])
 def test_a_remembered_playout_is_the_plain_playout(ruleset_id: str) -> None:
     """A playout that the memos finish early (a transposition, a position seen before) ends as
@@ -156,15 +172,8 @@ def test_a_remembered_playout_is_the_plain_playout(ruleset_id: str) -> None:
         world = _belief(ruleset_id).worlds(views[len(views) // 2])[0]
         for first in [None, *world.legal_actions()[:4]]:
             line, scores = model.playout(world, first)
-            plain = world.clone()
-            actions = []
-            if first is not None:
-                plain.apply(first)
-                actions.append(first)
-            while plain.result is None:
-                assert plain.to_act is not None
-                actions.append(bot.choose(plain.view(plain.to_act), random.Random(0)))
-                plain.apply(actions[-1])
+            plain, actions = _plain_line(bot, world, first)
+            assert plain.result is not None
             assert (line, scores) == (tuple(actions), plain.result.scores)
         assert model.endings  # the memos were used
 
@@ -184,12 +193,7 @@ def test_a_line_cut_short_stops_where_the_plain_line_first_holds_that_few_cards(
         world = _belief(ruleset_id).worlds(views[len(views) // 3])[0]
         for cards_left, first in [(20, None), *((k, a) for k in (12, 20)
                                                for a in world.legal_actions()[:3])] * 2:
-            plain = world.clone()
-            if first is not None:
-                plain.apply(first)
-            while plain.result is None and sum(map(cards.size, plain.hands)) > cards_left:
-                assert plain.to_act is not None
-                plain.apply(bot.choose(plain.view(plain.to_act), random.Random(0)))
+            plain, _ = _plain_line(bot, world, first, cards_left)
             end = model.reach(world, first, cards_left)
             assert (end.hands, end.to_act, end.to_beat, end.plays_by_seat, end.result) == (
                 plain.hands, plain.to_act, plain.to_beat, plain.plays_by_seat, plain.result)

@@ -203,7 +203,6 @@ class Model:
             self.endings[state] = (line, offset + i, scores)
         return line, scores
 
-
     def reach(self, hand: Hand, first: Action | None, cards_left: int) -> Hand:
         """The state where the model's line from ``hand`` (after ``first``, if given) first
         holds at most ``cards_left`` cards in all hands, or ends: a playout cut short, for a

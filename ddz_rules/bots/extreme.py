@@ -6,10 +6,10 @@ every seat, in the :data:`WORLDS` worlds its belief holds likeliest
 (:mod:`ddz_rules.bots.belief`: deals that explain the auction and the play so far). A playout
 stops once the hands hold :data:`CUT_CARDS` cards in all, and the rest is solved exactly with
 every hand open (:mod:`ddz_rules.solver`): the side that wins with perfect play from there
-wins, at the stake standing then. A rival is played in a world only while it keeps ahead of
-``medium``'s first choice: after ``first_worlds`` worlds, one not ahead is dropped.
-``extreme`` keeps the first choice unless another scores better for its own seat by more
-than :data:`MARGIN` standard errors of the paired difference.
+wins, for the stake the line itself ends at. A rival is played in a world only while it
+keeps ahead of ``medium``'s first choice: after ``first_worlds`` worlds, one not ahead is
+dropped. ``extreme`` keeps the first choice unless another scores better for its own seat by
+more than :data:`MARGIN` standard errors of the paired difference.
 
 Endgames are solved: once the hands hold at most :data:`ENDGAME_CARDS` cards in all, each
 believed world is solved exactly, every legal action of the seat with it, and ``extreme``
@@ -62,8 +62,8 @@ MARGIN = 0.5
 #: of each world's search in positions (past it, the playouts decide).
 ENDGAME_CARDS = 20
 ENDGAME_POSITIONS = 100_000
-#: The size of a decision's search table.
-ENDGAME_MEMORY_MB = 8
+#: The size of a decision's search table (its endgame and its playouts' tails share it).
+SEARCH_MEMORY_MB = 8
 #: Cards left in all hands at which a playout stops and the rest is solved, and the budget
 #: of that solve in positions (past it, the playout goes on to the end).
 CUT_CARDS = 20
@@ -178,29 +178,25 @@ class ExtremeBot(Bot):
         if not self.cut_cards or not self.ruleset.has_landlord:
             return float(model.playout(hand, first)[1][seat])
         end = model.reach(hand, first, self.cut_cards)
-        if end.result is not None:
-            return float(end.result.scores[seat])
-        position = of_hand(end)
-        landlord_wins = None
-        if position is not None and not position.wild:
-            if position not in solved:
-                try:
-                    search = self._searcher(position, CUT_POSITIONS)
-                    solved[position] = search.wins(position, 0)
-                except OutOfBudget:
-                    solved[position] = None
-            landlord_wins = solved[position]
-        score = float(model.playout(end)[1][seat])
+        score = float(model.playout(end)[1][seat])  # the line's own end, and its stake
+        position = of_hand(end)  # None where the line ended before the cut
+        if position is None or position.wild:
+            return score
+        if position not in solved:
+            try:
+                solved[position] = self._searcher(position, CUT_POSITIONS).wins(position, 0)
+            except OutOfBudget:
+                solved[position] = None
+        landlord_wins = solved[position]
         if landlord_wins is None:
             return score
-        assert position is not None
         return abs(score) if landlord_wins == (position.team[seat] == 0) else -abs(score)
 
     def _searcher(self, position: Position, positions: int) -> Search:
         """The decision's search (made at its first solve: one table serves every world and
         candidate, the sides being the same in all), allowed ``positions`` more."""
         if self._solving is None:
-            self._solving = search_for(position, ENDGAME_MEMORY_MB)
+            self._solving = search_for(position, SEARCH_MEMORY_MB)
         self._solving.last_position = self._solving.positions + positions
         return self._solving
 
