@@ -12,6 +12,7 @@ of a rocket is played alone, while a play that leaves every bomb whole will do.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from ddz_rules import cards
 from ddz_rules.bots.base import (
@@ -50,7 +51,7 @@ def bomb_ranks(hand: int) -> frozenset[int]:
 def breaks(play: Play, bombs: frozenset[int]) -> bool:
     """Whether a plain play spends cards of a bomb (its four 3s as a four-with-two, one joker
     of the rocket): such a play breaks the bomb up."""
-    if play.reading.level > 0:
+    if not bombs or play.reading.level > 0:
         return False
     counts = cards.unpack(play.key)
     return any(counts[r] for r in bombs)
@@ -58,8 +59,14 @@ def breaks(play: Play, bombs: frozenset[int]) -> bool:
 
 def lowest(play: Play) -> int:
     """The lowest rank among a play's cards, kickers included."""
-    counts = cards.unpack(play.key)
-    return next(r for r, n in enumerate(counts) if n)
+    return _lowest_rank(play.key)
+
+
+@lru_cache(maxsize=1 << 16)
+def _lowest_rank(key: int) -> int:
+    """The lowest rank a non-empty card set holds (remembered: a seat's leads are many, and
+    the same ones come back at every lead)."""
+    return next(r for r, n in enumerate(cards.unpack(key)) if n)
 
 
 class StandardBot(Bot):
