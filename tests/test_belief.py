@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddz_rules import cards, load
-from ddz_rules.bots.belief import Belief, Model
+from ddz_rules.bots.belief import Belief, Model, placed
 from ddz_rules.bots.medium import MediumBot
 from ddz_rules.bots.worlds import replayed, sample_deal, story_of
-from ddz_rules.game import Action, Hand, Phase, View
+from ddz_rules.game import Action, Deal, Hand, Phase, View
 from ddz_rules.table import compile_table
 
 SMALL = {"particles": 4, "draws": 24, "moves": 2}
@@ -25,23 +25,30 @@ def _belief(ruleset_id: str, **size: int) -> Belief:
     return Belief(ruleset, compile_table(ruleset), MediumBot(ruleset), **(size or SMALL))
 
 
-def _decisions(ruleset_id: str, seed: int) -> Iterator[View]:
-    """Every play decision of a hand played by ``medium`` in every seat (dealt again, from
-    other seeds, while every seat passes in the auction)."""
+def _played(ruleset_id: str, seed: int) -> tuple[Deal, list[View]]:
+    """The deal of a hand played by ``medium`` in every seat (dealt again, from other seeds,
+    while every seat passes in the auction), and every play decision of that hand."""
     ruleset = load(ruleset_id)
     bot = MediumBot(ruleset)
     for attempt in range(64):
         deal_seed = seed + 1_000_003 * attempt
         hand = Hand.new(ruleset, deal_seed, dealer=seed % ruleset.players)
         rng = random.Random(deal_seed)
+        views = []
         while hand.result is None:
             assert hand.to_act is not None
             view = hand.view(hand.to_act)
             if view.phase is Phase.PLAY:
-                yield view
+                views.append(view)
             hand.apply(bot.choose(view, rng))
         if not hand.result.redeal:
-            return
+            return hand.deal, views
+    raise AssertionError("every attempt was thrown in")
+
+
+def _decisions(ruleset_id: str, seed: int) -> Iterator[View]:
+    """Every play decision of the hand :func:`_played` plays."""
+    yield from _played(ruleset_id, seed)[1]
 
 
 @pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "marked-card"])
@@ -111,6 +118,33 @@ def test_believed_worlds_explain_the_others_better_than_uniform_ones() -> None:
         uniform += sum(misses(view, replayed(view, ruleset, sample_deal(view, ruleset, rng), table))
                        for _ in range(8))
     assert believed < uniform / 2
+
+
+def test_believed_worlds_place_the_hidden_cards_better_than_uniform_ones() -> None:
+    """In hands ``medium`` plays everywhere, once the hands hold 30 cards or fewer, the world
+    a seat's belief holds likeliest gives more of the other seats' cards to the seat that
+    holds them than a world drawn uniformly from what the view shows (``belief.placed``;
+    measured: 714 against 658 of 946). Earlier the play has told little, and the gain is
+    smaller (``benchmarks/bench_belief.py``)."""
+    ruleset = load("classic")
+    table = compile_table(ruleset)
+    believed = uniform = held = 0
+    for seed in range(16):
+        deal, views = _played("classic", seed)
+        seat = views[0].seat
+        belief = _belief("classic", particles=16, draws=64)
+        rng = random.Random(seed)
+        for view in (v for v in views if v.seat == seat):
+            worlds = belief.worlds(view)  # following every decision, as a bot does
+            if sum(view.hand_sizes) > 30:
+                continue
+            truth = replayed(view, ruleset, deal, table)
+            right, total = placed(worlds[0], truth, seat)
+            believed += right
+            held += total
+            uniform += placed(replayed(view, ruleset, sample_deal(view, ruleset, rng), table),
+                              truth, seat)[0]
+    assert believed > uniform + held // 50
 
 
 class _Checked(Model):

@@ -604,6 +604,16 @@ def _exchanged(particle: Particle, moves: Moves) -> Particle:
     return Particle(state, particle.misses, particle.said)
 
 
+def placed(world: Hand, truth: Hand, seat: int) -> tuple[int, int]:
+    """How many of the cards the other seats hold in ``truth`` a believed ``world`` (of the
+    same moment) gives to the seat that holds them, rank by rank, and how many they hold:
+    how well a belief places what ``seat`` cannot see (cards it can see count too, and any
+    world places them right)."""
+    others = [s for s in range(len(truth.hands)) if s != seat]
+    right = sum(cards.size(_common(world.hands[s], truth.hands[s])) for s in others)
+    return right, sum(cards.size(truth.hands[s]) for s in others)
+
+
 def _common(a: int, b: int) -> int:
     """The cards in both ``a`` and ``b``, rank by rank."""
     return cards.pack([min(x, y) for x, y in zip(cards.unpack(a), cards.unpack(b), strict=True)])
