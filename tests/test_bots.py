@@ -175,6 +175,21 @@ def test_the_landlord_calls_the_control_rank_he_holds_fewest_of() -> None:
     assert calls == 30
 
 
+def test_extremes_sizes_left_out_are_its_modules_constants_read_when_made(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A size not given to ``ExtremeBot`` is its module's constant as it stands when the bot
+    is made, so a study that changes a constant reaches every bot it makes afterwards."""
+    import ddz_rules.bots.extreme as extreme
+
+    ruleset = load("classic")
+    for name, attribute in [("CANDIDATES", "candidates"), ("WORLDS", "worlds"),
+                            ("FIRST_WORLDS", "first_worlds"), ("ENDGAME_CARDS", "endgame_cards"),
+                            ("CUT_CARDS", "cut_cards")]:
+        monkeypatch.setattr(extreme, name, 3)
+        assert getattr(ExtremeBot(ruleset), attribute) == 3
+        assert getattr(ExtremeBot(ruleset, **{attribute: 5}), attribute) == 5
+
+
 def test_medium_takes_a_play_that_reaches_its_goal() -> None:
     checked = 0
     for ruleset_id in ("classic", "two-player"):

@@ -76,17 +76,19 @@ class ExtremeBot(Bot):
     level = "extreme"
     hands_per_batch = 1  # a tenth of a second a hand: progress comes hand by hand
 
-    def __init__(self, ruleset: Ruleset, candidates: int = CANDIDATES,
-                 worlds: int = WORLDS, first_worlds: int = FIRST_WORLDS,
+    def __init__(self, ruleset: Ruleset, candidates: int | None = None,
+                 worlds: int | None = None, first_worlds: int | None = None,
                  endgame_cards: int | None = None, cut_cards: int | None = None,
                  **belief: int) -> None:
-        """``belief`` sets :class:`Belief`'s sizes (``particles``, by default
-        :data:`PARTICLES`; ``draws``, by default :data:`DRAWS`; ``moves``, ``rescues``)."""
+        """Each size left out is the module's constant of its name, read now (so a change to
+        the constant reaches every bot made after it); ``belief`` sets :class:`Belief`'s
+        sizes (``particles``, by default :data:`PARTICLES`; ``draws``, by default
+        :data:`DRAWS`; ``moves``, ``rescues``)."""
         super().__init__(ruleset)
         self.medium = MediumBot(ruleset)
-        self.candidates = candidates
-        self.worlds = worlds
-        self.first_worlds = first_worlds
+        self.candidates = CANDIDATES if candidates is None else candidates
+        self.worlds = WORLDS if worlds is None else worlds
+        self.first_worlds = FIRST_WORLDS if first_worlds is None else first_worlds
         #: Cards left at or under which worlds are solved (default :data:`ENDGAME_CARDS`).
         self.endgame_cards = ENDGAME_CARDS if endgame_cards is None else endgame_cards
         #: Cards left at which a playout's rest is solved (default :data:`CUT_CARDS`; 0: never).
