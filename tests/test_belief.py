@@ -194,6 +194,13 @@ def _plain_line(bot: MediumBot, world: Hand, first: Action | None,
     return plain, actions
 
 
+def _believed_world(ruleset_id: str, seed: int, part: float) -> Hand:
+    """The likeliest world of a fresh belief at the decision ``part`` of the way through the
+    hand :func:`_played` plays for ``seed``."""
+    views = list(_decisions(ruleset_id, seed))
+    return _belief(ruleset_id).worlds(views[int(len(views) * part)])[0]
+
+
 @pytest.mark.parametrize("ruleset_id", ["classic", "two-player"])
 def test_a_remembered_playout_is_the_plain_playout(ruleset_id: str) -> None:
     """A playout that the memos finish early (a transposition, a position seen before) ends as
@@ -202,8 +209,7 @@ def test_a_remembered_playout_is_the_plain_playout(ruleset_id: str) -> None:
     bot = MediumBot(ruleset)
     model = Model(bot)
     for seed in range(4):
-        views = list(_decisions(ruleset_id, seed))
-        world = _belief(ruleset_id).worlds(views[len(views) // 2])[0]
+        world = _believed_world(ruleset_id, seed, 1 / 2)
         for first in [None, *world.legal_actions()[:4]]:
             line, scores = model.playout(world, first)
             plain, actions = _plain_line(bot, world, first)
@@ -223,8 +229,7 @@ def test_a_line_cut_short_stops_where_the_plain_line_first_holds_that_few_cards(
     bot = MediumBot(ruleset)
     model = Model(bot)
     for seed in range(3):
-        views = list(_decisions(ruleset_id, seed))
-        world = _belief(ruleset_id).worlds(views[len(views) // 3])[0]
+        world = _believed_world(ruleset_id, seed, 1 / 3)
         for cards_left, first in [(20, None), *((k, a) for k in (12, 20)
                                                for a in world.legal_actions()[:3])] * 2:
             plain, _ = _plain_line(bot, world, first, cards_left)
