@@ -488,8 +488,10 @@ def solve(position: Position, seconds: float | None = None, memory_mb: float = M
         raise UsageError(Named("seconds"), f" {seconds}: a budget of at least some time")
     if memory_mb <= 0:
         raise UsageError(Named("memory"), f" {memory_mb}: a budget of at least some memory")
-    if engine != "python":  # the table's arrays for the compiled search, made once a table
-        compiled_serves(position)  # (loading the ruleset's plays, not solving: off the clock)
+    if engine != "python":
+        # Lays the table out for the compiled search where it will serve, once a table: that
+        # is loading the ruleset's plays, not solving, so it is done before the clock starts.
+        compiled_serves(position)
     started = time.monotonic()
     search = search_for(position, memory_mb, seconds, engine)
     side = position.team[position.to_act]
