@@ -40,6 +40,7 @@ from ddz_rules.bots.extreme import WORLDS, ExtremeBot
 from ddz_rules.bots.medium import MediumBot
 from ddz_rules.bots.worlds import replayed, sample_deal
 from ddz_rules.compare.runner import MAX_REDEALS, deal_seed
+from ddz_rules.errors import UsageError
 from ddz_rules.game import Hand, Phase
 from ddz_rules.match import next_dealer
 
@@ -180,9 +181,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.hands < 1 or args.uniform < 1:
         print("bench_belief: --hands and --uniform must be at least 1", file=sys.stderr)
         return 2
+    rulesets = [r for r in args.rulesets.split(",") if r]
+    try:
+        for ruleset_id in rulesets:
+            load(ruleset_id)
+    except UsageError as exc:
+        print(f"bench_belief: --rulesets: {exc}", file=sys.stderr)
+        return 2
     meta = {**machine(), "seed": args.seed, "hands": args.hands, "uniform": args.uniform}
     rows = [measure(r, o, args.hands, args.seed, args.uniform)
-            for r in args.rulesets.split(",") if r for o in opponents]
+            for r in rulesets for o in opponents]
     data = {"meta": meta, "rows": [
         {"ruleset": r.ruleset, "opponents": r.opponents, "hands": r.hands,
          "seconds": r.seconds, "all": {"decisions": r.total().decisions, **r.total().shares()},
