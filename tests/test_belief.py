@@ -11,13 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddz_rules import cards, load
+from ddz_rules.bots.base import Bot
 from ddz_rules.bots.belief import Belief, Model, placed
 from ddz_rules.bots.medium import MediumBot
+from ddz_rules.bots.standard import StandardBot
 from ddz_rules.bots.worlds import replayed, sample_deal, story_of
 from ddz_rules.game import Action, Deal, Hand, Phase, View
 from ddz_rules.table import compile_table
 
 SMALL = {"particles": 4, "draws": 24, "moves": 2}
+#: ``extreme``'s own sizes.
+EXTREMES = {"particles": 16, "draws": 64}
 
 
 def _belief(ruleset_id: str, **size: int) -> Belief:
@@ -25,11 +29,14 @@ def _belief(ruleset_id: str, **size: int) -> Belief:
     return Belief(ruleset, compile_table(ruleset), MediumBot(ruleset), **(size or SMALL))
 
 
-def _played(ruleset_id: str, seed: int) -> tuple[Deal, list[View]]:
-    """The deal of a hand played by ``medium`` in every seat (dealt again, from other seeds,
-    while every seat passes in the auction), and every play decision of that hand."""
+def _played(ruleset_id: str, seed: int,
+            bots: dict[int, Bot] | None = None) -> tuple[Deal, list[View]]:
+    """The deal of a hand played by ``medium`` in every seat but those ``bots`` names (dealt
+    again, from other seeds, while every seat passes in the auction), and every play decision
+    of that hand."""
     ruleset = load(ruleset_id)
-    bot = MediumBot(ruleset)
+    medium = MediumBot(ruleset)
+    seats = [(bots or {}).get(seat, medium) for seat in range(ruleset.players)]
     for attempt in range(64):
         deal_seed = seed + 1_000_003 * attempt
         hand = Hand.new(ruleset, deal_seed, dealer=seed % ruleset.players)
@@ -40,7 +47,7 @@ def _played(ruleset_id: str, seed: int) -> tuple[Deal, list[View]]:
             view = hand.view(hand.to_act)
             if view.phase is Phase.PLAY:
                 views.append(view)
-            hand.apply(bot.choose(view, rng))
+            hand.apply(seats[view.seat].choose(view, rng))
         if not hand.result.redeal:
             return hand.deal, views
     raise AssertionError("every attempt was thrown in")
@@ -132,7 +139,7 @@ def test_believed_worlds_place_the_hidden_cards_better_than_uniform_ones() -> No
     for seed in range(16):
         deal, views = _played("classic", seed)
         seat = views[0].seat
-        belief = _belief("classic", particles=16, draws=64)
+        belief = _belief("classic", **EXTREMES)
         rng = random.Random(seed)
         for view in (v for v in views if v.seat == seat):
             worlds = belief.worlds(view)  # following every decision, as a bot does
@@ -178,10 +185,11 @@ def test_the_model_remembers_only_what_medium_would_do_again(ruleset_id: str) ->
     assert model.checked > 100
 
 
-def _plain_line(bot: MediumBot, world: Hand, first: Action | None,
-                cards_left: int = -1) -> tuple[Hand, list[Action]]:
-    """``world`` (a copy) after ``first`` and ``bot`` asked afresh in every seat, until the
-    hands hold at most ``cards_left`` cards in all or the hand ends; the actions taken."""
+def _plain_line(bot: Bot, world: Hand, first: Action | None, cards_left: int = -1,
+                bots: dict[int, Bot] | None = None) -> tuple[Hand, list[Action]]:
+    """``world`` (a copy) after ``first`` and ``bot`` asked afresh in every seat (but those
+    ``bots`` names), until the hands hold at most ``cards_left`` cards in all or the hand
+    ends; the actions taken."""
     plain = world.clone()
     actions: list[Action] = []
     if first is not None:
@@ -189,7 +197,8 @@ def _plain_line(bot: MediumBot, world: Hand, first: Action | None,
         actions.append(first)
     while plain.result is None and sum(map(cards.size, plain.hands)) > cards_left:
         assert plain.to_act is not None
-        actions.append(bot.choose(plain.view(plain.to_act), random.Random(0)))
+        seated = (bots or {}).get(plain.to_act, bot)
+        actions.append(seated.choose(plain.view(plain.to_act), random.Random(0)))
         plain.apply(actions[-1])
     return plain, actions
 
@@ -237,6 +246,53 @@ def test_a_line_cut_short_stops_where_the_plain_line_first_holds_that_few_cards(
             assert (end.hands, end.to_act, end.to_beat, end.plays_by_seat, end.result) == (
                 plain.hands, plain.to_act, plain.to_beat, plain.plays_by_seat, plain.result)
         assert model.reached  # the memos were used
+
+
+@pytest.mark.parametrize("ruleset_id", ["classic", "two-player", "rlcard"])
+def test_a_model_told_how_the_opponents_play_plays_their_seats_so(ruleset_id: str) -> None:
+    """A belief told that its seat's opponents play ``standard`` plays them so in its lines,
+    and every other seat (a partner) as ``medium``: a playout is the line those bots, asked
+    afresh seat by seat, would play."""
+    ruleset = load(ruleset_id)
+    medium, standard = MediumBot(ruleset), StandardBot(ruleset)
+    belief = Belief(ruleset, compile_table(ruleset), medium, opponents=standard, **SMALL)
+    for seed in range(3):
+        views = list(_decisions(ruleset_id, seed))
+        view = views[len(views) // 3]
+        world = belief.worlds(view)[0]
+        assert belief.model.against == frozenset(view.opponents)
+        told = {seat: standard for seat in view.opponents}
+        for first in [None, *world.legal_actions()[:3]]:
+            line, scores = belief.model.playout(world, first)
+            plain, actions = _plain_line(medium, world, first, bots=told)
+            assert plain.result is not None
+            assert (line, scores) == (tuple(actions), plain.result.scores)
+
+
+def test_a_belief_told_how_the_opponents_play_explains_their_plays_better() -> None:
+    """Against opponents who play ``standard``, a belief told so holds worlds in which more of
+    the opponents' plays so far are the ones ``standard`` would make than a belief that
+    models them as ``medium`` (measured: 36 against 56 of 430 plays not explained, in the ten
+    likeliest worlds at the middle of 6 ``rlcard`` hands; not 0, as a copied particle is
+    judged on the play at hand only)."""
+    ruleset = load("rlcard")
+    table = compile_table(ruleset)
+    medium, standard = MediumBot(ruleset), StandardBot(ruleset)
+    unexplained = {"told": 0, "not told": 0}
+    for seed in range(6):
+        _, views = _played("rlcard", seed, {1: standard, 2: standard})
+        view = [v for v in views if v.seat == 0][len(views) // 6]
+        beliefs = {"told": Belief(ruleset, table, medium, opponents=standard, **EXTREMES),
+                   "not told": Belief(ruleset, table, medium, **EXTREMES)}
+        for name, belief in beliefs.items():
+            for world in belief.worlds(view)[:10]:
+                replay = Hand(ruleset, world.deal, table)
+                for actor, action in story_of(view):
+                    if actor in view.opponents and replay.phase is Phase.PLAY:
+                        asked = standard.choose(replay.view(actor), random.Random(0))
+                        unexplained[name] += asked != action
+                    replay.apply(action)
+    assert unexplained["told"] * 4 < unexplained["not told"] * 3
 
 
 def test_extreme_costs_a_bounded_number_of_medium_hands(monkeypatch: pytest.MonkeyPatch) -> None:

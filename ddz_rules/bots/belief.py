@@ -88,6 +88,10 @@ class Particle:
 class Model:
     """The model of the players (``medium``), asked through memos of one seat's hand.
 
+    The seats in :attr:`against` (the believing seat's opponents) may be modelled by another
+    bot, ``opponents``: a bot told how its opponents play filters and plays out its worlds with
+    that. Auction words are judged by ``model`` alone.
+
     ``medium``'s play is a function of what a seat sees in a position: its cards, the trick,
     the hand sizes, how many plays each seat has made (and each side, for a spring), the
     multipliers so far, the sides and the bid, not the order of the plays that led there
@@ -103,8 +107,12 @@ class Model:
     A seat with a single legal answer (a pass, when nothing beats) is not asked.
     """
 
-    def __init__(self, model: Bot) -> None:
+    def __init__(self, model: Bot, opponents: Bot | None = None) -> None:
         self.model = model
+        #: The model of the seats in :attr:`against` (None: ``model`` plays them too).
+        self.opponents = opponents
+        #: The seats ``opponents`` plays (each belief sets them: its seat's opponents).
+        self.against: frozenset[int] = frozenset()
         self.words: dict[tuple[int, int], Action] = {}
         #: step -> a view of the auction word said there (any deal's: only the hand differs)
         self.templates: dict[int, View] = {}
@@ -115,6 +123,7 @@ class Model:
         self.reached: dict[tuple[object, ...], Hand] = {}
 
     def forget(self) -> None:
+        self.against = frozenset()
         self.words.clear()
         self.templates.clear()
         self.choices.clear()
@@ -127,7 +136,10 @@ class Model:
         assert seat is not None
         if hand.phase is not Phase.PLAY:
             return self.model.choose(hand.view(seat), random.Random(_MODEL_SEED))
-        key = (seat, hand.hands[seat], hand.to_beat, hand.to_beat_seat,
+        bot = self.model
+        if self.opponents is not None and seat in self.against:
+            bot = self.opponents
+        key = (seat, bot is self.model, hand.hands[seat], hand.to_beat, hand.to_beat_seat,
                tuple(cards.size(h) for h in hand.hands), tuple(hand.plays_by_seat),
                tuple(hand.events), hand.landlord, hand.partner, hand.called, hand.bid,
                hand.robs, hand.wild, hand.side_plays)
@@ -137,7 +149,7 @@ class Model:
             if len(view.legal) == 1:  # nothing beats: any player passes
                 found = view.legal[0]
             else:
-                found = self.model.choose(view, random.Random(_MODEL_SEED))
+                found = bot.choose(view, random.Random(_MODEL_SEED))
             self.choices[key] = found
         return found
 
@@ -271,11 +283,12 @@ def story_seeds(context: tuple[object, ...], story: Story) -> list[int]:
 
 
 class Belief:
-    """Particles over the hidden cards, filtered by a model of how the other seats act."""
+    """Particles over the hidden cards, filtered by a model of how the other seats act
+    (``model``; the believing seat's opponents by ``opponents``, where given)."""
 
     def __init__(self, ruleset: Ruleset, table: PlayTable, model: Bot,
                  particles: int = PARTICLES, draws: int = DRAWS, moves: int = MOVES,
-                 rescues: int = RESCUES) -> None:
+                 rescues: int = RESCUES, opponents: Bot | None = None) -> None:
         self.ruleset = ruleset
         self.table = table
         self.particles = particles
@@ -285,8 +298,9 @@ class Belief:
         #: seat -> (its context, the story so far, the particles, the model's memos)
         self._memo: dict[int, tuple[tuple[object, ...], Story, list[Particle], Model]] = {}
         self._bare = model
+        self._opponents = opponents
         #: The model with the memos of the seat last asked about (see :meth:`believe`).
-        self.model = Model(model)
+        self.model = Model(model, opponents)
 
     def worlds(self, view: View) -> list[Hand]:
         """Hands the seat of ``view`` cannot tell from the real one, as likely as it can judge.
@@ -307,10 +321,16 @@ class Belief:
         if memo is not None and memo[0] == context and story[:len(memo[1])] == memo[1]:
             done, particles, self.model = len(memo[1]), memo[2], memo[3]
         else:
-            self.model = Model(self._bare) if memo is None else memo[3]
+            self.model = Model(self._bare, self._opponents) if memo is None else memo[3]
             self.model.forget()
             done = len(view.auction)
             particles = self._initial(view, story, done, random.Random(seeds[done]))
+        against = frozenset(view.opponents)
+        if against != self.model.against:
+            self.model.against = against
+            if self._opponents is not None:  # a seat changed sides: so do its lines
+                self.model.endings.clear()
+                self.model.reached.clear()
         for step in range(done, len(story)):
             particles = self._step(view, story, step, particles, random.Random(seeds[step + 1]))
         self._memo[view.seat] = (context, story, particles, self.model)

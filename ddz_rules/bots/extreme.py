@@ -16,6 +16,11 @@ believed world is solved exactly, every legal action of the seat with it, and ``
 takes the action that wins in the most worlds (``medium``'s ranking breaks ties); where no
 action wins in any world, or a world cannot be solved within its budget, the playouts decide.
 
+Told how its opponents play (``opponents``, a bot), ``extreme`` filters and plays out their
+seats with that bot instead of ``medium``; its own seat and a partner stay ``medium``'s. That
+is a measure of what a model of the opponents is worth (``benchmarks/bench_vs_rlcard.py
+--model``), for a bot that knows whom it meets; by default it assumes nothing.
+
 Budgets count positions searched, not seconds, so a decision is the same on any machine,
 loaded or not; one search table serves every world and candidate of a decision.
 
@@ -79,11 +84,13 @@ class ExtremeBot(Bot):
     def __init__(self, ruleset: Ruleset, candidates: int | None = None,
                  worlds: int | None = None, first_worlds: int | None = None,
                  endgame_cards: int | None = None, cut_cards: int | None = None,
-                 **belief: int) -> None:
+                 opponents: Bot | None = None, **belief: int) -> None:
         """Each size left out is the module's constant of its name, read now (so a change to
         the constant reaches every bot made after it); ``belief`` sets :class:`Belief`'s
         sizes (``particles``, by default :data:`PARTICLES`; ``draws``, by default
-        :data:`DRAWS`; ``moves``, ``rescues``)."""
+        :data:`DRAWS`; ``moves``, ``rescues``). ``opponents``, where given, is how the bot
+        is told its opponents play: its belief filters, and its playouts play, their seats
+        with it (else with ``medium``, as every other seat)."""
         super().__init__(ruleset)
         self.medium = MediumBot(ruleset)
         self.candidates = CANDIDATES if candidates is None else candidates
@@ -93,7 +100,7 @@ class ExtremeBot(Bot):
         self.endgame_cards = ENDGAME_CARDS if endgame_cards is None else endgame_cards
         #: Cards left at which a playout's rest is solved (default :data:`CUT_CARDS`; 0: never).
         self.cut_cards = CUT_CARDS if cut_cards is None else cut_cards
-        self.belief = Belief(ruleset, self.table, self.medium,
+        self.belief = Belief(ruleset, self.table, self.medium, opponents=opponents,
                              **{"particles": PARTICLES, "draws": DRAWS, **belief})
         #: The search of the decision being made (:meth:`_searcher`).
         self._solving: Search | None = None
