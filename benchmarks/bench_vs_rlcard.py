@@ -4,7 +4,8 @@
 Usage::
 
     python benchmarks/bench_vs_rlcard.py [--deals D] [--seed S] [--levels standard,medium]
-                                         [--json FILE]
+                                         [--model medium|standard|rlcard] [--worlds W]
+                                         [--particles P] [--json FILE]
 
 Every hand is played under the ``rlcard`` preset: RLCard's play table, no auction (the deal
 names the landlord, who takes the kitty and leads), a stake of 1. Deal ``d`` is dealt from
@@ -31,6 +32,13 @@ action; when answering, RLCard's list of answers is also compared with our refer
 difference counted. The preset reproduces RLCard's play table exactly, so both counts are
 expected to be 0.
 
+``extreme`` models every other seat as ``medium`` plays. ``--model`` tells it how the agent's
+seats play instead: ``standard`` (our rule player), or ``rlcard`` (the agent itself, its rules
+asked directly; where the agent would draw at random, it is taken to pass): a measure of what
+a model of this opponent is worth, not a bot that could meet an unknown one. ``--worlds`` and
+``--particles`` set ``extreme``'s worlds searched and its belief's particles (drawn from four
+times as many deals).
+
 Reported per level: our side's win rate over the 2D games with Wilson's 95% interval; the same
 rate as a mean over the D deals of each deal's two games with a normal 95% interval (the
 duplicate interval: both games of a deal share its cards, which removes much of the luck of
@@ -54,6 +62,8 @@ from bench_plays import machine, machine_line, publish
 from ddz_rules import cards, load
 from ddz_rules.bots import LEVELS, make_bot
 from ddz_rules.bots.base import Bot
+from ddz_rules.bots.extreme import PARTICLES, ExtremeBot
+from ddz_rules.bots.standard import StandardBot
 from ddz_rules.compare.runner import deal_seed
 from ddz_rules.compare.stats import Estimate, mean_interval, proportion_interval
 from ddz_rules.errors import IllegalActionError
@@ -158,6 +168,34 @@ def our_action(text: str) -> Action:
     return PASS if text == "pass" else text
 
 
+class AgentModel(Bot):
+    """The agent as a model of its seats, for ``extreme``'s belief and playouts: what it
+    chooses from the view, except that where it would draw at random (it cannot answer in
+    kind), it passes. NumPy's generator is left as it was, so the games are the same
+    games."""
+
+    level = "rlcard"
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        super().__init__(ruleset)
+        self.agent = AGENT()
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        import numpy
+
+        state = rlcard_state(view, "")  # the agent never reads the kitty's cards
+        drawn = numpy.random.get_state()
+        chosen = self.agent.step(state)
+        numpy.random.set_state(drawn)
+        answering = view.to_beat is not None and view.to_beat_seat != view.seat
+        if answering and chosen != "pass" and (CARD_TYPE[0][chosen][0][0]
+                                               != CARD_TYPE[0][text_of(view.to_beat.key)][0][0]):
+            return PASS  # drawn at random: no model can say which
+        if chosen == "pass":
+            return PASS
+        return next(a for a in view.legal if not isinstance(a, str) and text_of(a.key) == chosen)
+
+
 # --------------------------------------------------------------------------- games
 
 
@@ -239,10 +277,33 @@ def play_game(ruleset: Ruleset, seed: int, dealer: int, bot: Bot, ours_landlord:
     return won
 
 
-def run_level(ruleset: Ruleset, level: str, deals: int, seed: int) -> Tally:
+#: How ``--model`` makes the model of the agent's seats (None: ``extreme``'s own).
+MODELS: dict[str, type[Bot] | None] = {"medium": None, "standard": StandardBot,
+                                       "rlcard": AgentModel}
+
+
+def our_bot(ruleset: Ruleset, level: str, model: str = "medium", worlds: int | None = None,
+            particles: int | None = None) -> tuple[Bot, str]:
+    """Our bot of ``level`` and its name in the report: ``extreme`` with the agent's seats
+    modelled by ``model``, searching ``worlds`` worlds of ``particles`` (None: its own
+    sizes); any other level as it is."""
+    if level != "extreme":
+        return make_bot(level, ruleset), level
+    made = MODELS[model]
+    sizes = {} if particles is None else {"particles": particles, "draws": 4 * particles}
+    bot = ExtremeBot(ruleset, worlds=worlds, opponents=None if made is None else made(ruleset),
+                     **sizes)
+    name = level + (f"~{model}" if made is not None else "")
+    if worlds is not None or particles is not None:
+        name += f"/{bot.worlds}w{bot.belief.particles}p"
+    return bot, name
+
+
+def run_level(ruleset: Ruleset, level: str, deals: int, seed: int, model: str = "medium",
+              worlds: int | None = None, particles: int | None = None) -> Tally:
     """Every deal played twice: our ``level`` as the landlord, then as the peasants."""
-    bot = make_bot(level, ruleset)
-    tally = Tally(level)
+    bot, name = our_bot(ruleset, level, model, worlds, particles)
+    tally = Tally(name)
     start = time.perf_counter()
     for d in range(deals):
         deal = deal_seed(seed, d, 0)
@@ -348,12 +409,13 @@ def report(meta: dict[str, Any], args: argparse.Namespace, rows: Sequence[dict[s
              "as landlord, as peasants: D games each, Wilson 95%. hands/s: both sides' "
              "decisions, this process. illegal: agent choices our referee refused; mismatched: "
              "answers where RLCard's legal list differs from ours.", ""]
-    header = (f"{'level':<9} {'games':>6}  {'win rate':<21} {'duplicate':<21} "
+    width = max(9, *(len(row["level"]) for row in rows))
+    header = (f"{'level':<{width}} {'games':>6}  {'win rate':<21} {'duplicate':<21} "
               f"{'as landlord':<21} {'as peasants':<21} {'hands/s':>8} {'illegal':>8} "
               f"{'mismatched':>10}")
     lines += [header, "-" * len(header)]
     for row in rows:
-        lines.append(f"{row['level']:<9} {row['games']:>6}  {pct(row['win_rate']):<21} "
+        lines.append(f"{row['level']:<{width}} {row['games']:>6}  {pct(row['win_rate']):<21} "
                      f"{pct(row['win_rate_duplicate']):<21} {pct(row['as_landlord']):<21} "
                      f"{pct(row['as_peasants']):<21} {row['hands_per_second']:>8.1f} "
                      f"{row['illegal']:>8} {row['mismatched']:>10}")
@@ -378,6 +440,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", default=",".join(DEFAULT_LEVELS),
                         help=f"our bot levels, comma-separated, of {', '.join(LEVELS)} "
                              f"(default {','.join(DEFAULT_LEVELS)})")
+    parser.add_argument("--model", choices=sorted(MODELS), default="medium",
+                        help="how extreme models the agent's seats (default medium: its own)")
+    parser.add_argument("--worlds", type=int, help="extreme's worlds searched (default its own)")
+    parser.add_argument("--particles", type=int,
+                        help="extreme's belief's particles (default its own)")
     parser.add_argument("--check-games", type=int, default=100,
                         help="games of RLCard's own game in which the adapter's state is "
                              "compared with RLCard's at every decision (default 100; 0: none)")
@@ -388,14 +455,23 @@ def main(argv: list[str] | None = None) -> int:
     if unknown or not levels or args.deals < 1:
         parser.error(f"--levels takes levels among {', '.join(LEVELS)}, --deals at least 1"
                      + (f"; unknown: {', '.join(unknown)}" if unknown else ""))
+    if (args.worlds is not None and args.worlds < 1) or (
+            args.particles is not None and args.particles < 1):
+        parser.error("--worlds and --particles take a count of at least 1")
+    particles = PARTICLES if args.particles is None else args.particles
+    if args.worlds is not None and args.worlds > particles:
+        parser.error(f"--worlds {args.worlds} is more than the {particles} particles the "
+                     f"worlds are taken from: raise --particles")
     ruleset = load(RULESET)
     meta = machine()
     checked = check_adapter(args.check_games)
     start = time.perf_counter()
-    rows = [summary(run_level(ruleset, level, args.deals, args.seed)) for level in levels]
+    rows = [summary(run_level(ruleset, level, args.deals, args.seed, args.model, args.worlds,
+                              args.particles)) for level in levels]
     seconds = time.perf_counter() - start
     data = {"meta": {**meta, "rlcard": RLCARD_VERSION, "ruleset": RULESET,
-                     "deals": args.deals, "seed": args.seed, "seconds": seconds},
+                     "deals": args.deals, "seed": args.seed, "seconds": seconds,
+                     "model": args.model, "worlds": args.worlds, "particles": args.particles},
             "levels": rows, "adapter_check": checked}
     publish(report(meta, args, rows, checked), data, args.json)
     return 0
