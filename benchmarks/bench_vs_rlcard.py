@@ -458,6 +458,9 @@ def main(argv: list[str] | None = None) -> int:
     if (args.worlds is not None and args.worlds < 1) or (
             args.particles is not None and args.particles < 1):
         parser.error("--worlds and --particles take a count of at least 1")
+    if "extreme" not in levels and (args.model != "medium" or args.worlds is not None
+                                    or args.particles is not None):
+        parser.error("--model, --worlds and --particles set extreme: add it to --levels")
     particles = PARTICLES if args.particles is None else args.particles
     if args.worlds is not None and args.worlds > particles:
         parser.error(f"--worlds {args.worlds} is more than the {particles} particles the "
