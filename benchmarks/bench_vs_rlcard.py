@@ -132,6 +132,11 @@ def gt_cards(hand_text: str, target: str) -> list[str]:
     return out
 
 
+def answering(view: View) -> bool:
+    """Whether the seat of ``view`` answers a play (else it leads)."""
+    return view.to_beat is not None and view.to_beat_seat != view.seat
+
+
 def rlcard_state(view: View, seen: str) -> dict[str, Any]:
     """The ``state`` RLCard's game hands an agent (``{'raw_obs': ...}``), from ``view``."""
     trace = [(seat, "pass" if play is None else text_of(play.key)) for seat, play in view.plays]
@@ -140,10 +145,11 @@ def rlcard_state(view: View, seen: str) -> dict[str, Any]:
         if play is not None:
             played[seat] += play.key
     hand_text = text_of(view.hand)
-    if view.to_beat is None or view.to_beat_seat == view.seat:
-        actions = [text_of(a.key) if not isinstance(a, str) else a for a in view.legal]
-    else:
+    if answering(view):
+        assert view.to_beat is not None
         actions = gt_cards(hand_text, text_of(view.to_beat.key))
+    else:
+        actions = [text_of(a.key) if not isinstance(a, str) else a for a in view.legal]
     raw = {"seen_cards": seen, "landlord": view.landlord, "trace": trace,
            "played_cards": [text_of(k) for k in played], "self": view.seat,
            "current_hand": hand_text, "num_cards_left": list(view.hand_sizes),
@@ -187,13 +193,16 @@ class AgentModel(Bot):
         drawn = numpy.random.get_state()
         chosen = self.agent.step(state)
         numpy.random.set_state(drawn)
-        answering = view.to_beat is not None and view.to_beat_seat != view.seat
-        if answering and chosen != "pass" and (CARD_TYPE[0][chosen][0][0]
-                                               != CARD_TYPE[0][text_of(view.to_beat.key)][0][0]):
-            return PASS  # drawn at random: no model can say which
-        if chosen == "pass":
-            return PASS
-        return next(a for a in view.legal if not isinstance(a, str) and text_of(a.key) == chosen)
+        if chosen != "pass" and answering(view):
+            assert view.to_beat is not None
+            if _kind(chosen) != _kind(text_of(view.to_beat.key)):
+                chosen = "pass"  # drawn at random (not in kind): no model can say which
+        return PASS if chosen == "pass" else self.table.play(chosen)
+
+
+def _kind(text: str) -> str:
+    """The type RLCard's agent reads a play as: it answers in kind."""
+    return str(CARD_TYPE[0][text][0][0])
 
 
 # --------------------------------------------------------------------------- games
@@ -245,7 +254,8 @@ def play_game(ruleset: Ruleset, seed: int, dealer: int, bot: Bot, ours_landlord:
             continue
         tally.agent_decisions += 1
         state = rlcard_state(view, kitty_left(view, kitty))
-        if view.to_beat is not None and view.to_beat_seat != seat:
+        if answering(view):
+            assert view.to_beat is not None
             ours = {"pass" if isinstance(a, str) else text_of(a.key) for a in view.legal}
             theirs = set(state["raw_obs"]["actions"])
             if ours != theirs:
@@ -343,7 +353,7 @@ def check_adapter(games: int) -> dict[str, Any]:
         while not game.is_over():
             view = hand.view(seat)
             ours = rlcard_state(view, kitty_left(view, text_of(kitty)))["raw_obs"]
-            leading = view.to_beat is None or view.to_beat_seat == seat
+            leading = not answering(view)
             differ = []
             for key, value in ours.items():
                 theirs = list(state[key]) if key == "trace" else state[key]
