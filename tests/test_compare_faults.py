@@ -339,6 +339,39 @@ def test_a_killed_worker_process_is_one_line_naming_resume(
     assert executors.pools_abandoned()  # so the ddz program exits without waiting on it
 
 
+def held_now() -> str:
+    """Which of Ctrl-C and SIGTERM this thread blocks, by name."""
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    return ",".join(sorted(signal.Signals(s).name for s in mask if s in executors._HELD))
+
+
+def blocked_signals(batch: list[int]) -> list[dict[str, object]]:
+    """A batch function that reports which of Ctrl-C and SIGTERM its worker blocks."""
+    return [{"pid": os.getpid(), "blocked": held_now()}]
+
+
+@LINUX
+def test_a_worker_is_born_deaf_to_interrupts_until_its_own_handlers_are_set(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A forked worker inherits the parent's handlers (ddz's SIGTERM raises an interrupt);
+    # stopped before it set its own, it printed a traceback. Born blocking both signals, it
+    # cannot be stopped in that window, and it unblocks them once its handlers are in place.
+    born = tmp_path / "born"
+    started = executors._worker_started
+
+    def spy(parent: int) -> None:
+        with born.open("a", encoding="utf-8") as f:
+            f.write(held_now() + "\n")
+        started(parent)
+
+    monkeypatch.setattr(executors, "_worker_started", spy)
+    rows = [row for batch in executors._processes([[1], [2], [3], [4]], 2, blocked_signals)
+            for row in batch]
+    assert born.read_text(encoding="utf-8").splitlines() == ["SIGINT,SIGTERM"] * 2
+    assert len(rows) == 4 and all(row["blocked"] == "" for row in rows)
+    assert held_now() == ""  # and this process blocks them no longer
+
+
 def _children(pid: int) -> set[int]:
     found = set()
     for entry in Path("/proc").iterdir():

@@ -77,7 +77,8 @@ def _processes(units: list[list[Any]], workers: int,
                                initializer=_worker_started, initargs=(os.getpid(),))
     finished = False
     try:
-        futures = {pool.submit(play, batch) for batch in units}
+        with _signals_held():  # the first submit forks the workers
+            futures = {pool.submit(play, batch) for batch in units}
         while futures:
             with _interrupts_deferred():
                 ready, futures = wait(futures, timeout=WAIT_SECONDS,
@@ -122,6 +123,30 @@ def _interrupts_deferred() -> Iterator[None]:
             signal.raise_signal(signum)
 
 
+#: The signals a worker is born blocking, until its own handlers are in place.
+_HELD = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Block Ctrl-C and SIGTERM in this thread while it forks the workers.
+
+    A forked worker inherits this process's handlers (``ddz`` turns SIGTERM into an
+    interrupt) until :func:`_worker_started` replaces them; stopped in that window, it would
+    raise an interrupt wherever it stood and print a traceback. It inherits the blocked mask
+    instead and unblocks once its own handlers are set. A signal that reaches this process
+    meanwhile is delivered when the block ends. (No-op where signals cannot be blocked.)
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _result(future: Future[list[dict[str, Any]]]) -> list[dict[str, Any]]:
     try:
         return future.result()
@@ -155,9 +180,12 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
 
 def _worker_started(parent: int) -> None:
     """In each worker: leave Ctrl-C to the parent, end quietly on SIGTERM (a forked worker
-    inherits the parent's handlers), and exit when the parent is gone."""
+    inherits the parent's handlers, and is born with them blocked: :func:`_signals_held`),
+    and exit when the parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     _die_with_parent()
 
     def watch() -> None:
