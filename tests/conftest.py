@@ -31,6 +31,16 @@ FIXTURES = Path(__file__).parent / "fixtures"
 RULESETS = bundled_ids()
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Let go of the compiled tables before pytest's last garbage collections.
+
+    A test process that met a few dozen rulesets holds millions of their objects; pytest
+    collects five times as it ends, and over that heap it outlasted the five seconds
+    pytest-xdist allows a worker to finish before interrupting it (seen as a
+    ``KeyboardInterrupt`` ignored in Hypothesis's garbage-collection callback)."""
+    compile_table.cache_clear()
+
+
 @pytest.fixture(params=RULESETS)
 def table(request: pytest.FixtureRequest) -> PlayTable:
     """The compiled table of each bundled ruleset in turn."""
