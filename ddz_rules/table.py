@@ -30,7 +30,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from itertools import repeat
 from typing import Any, NamedTuple, TypedDict, cast
 
@@ -915,16 +915,9 @@ def _shapes(types: Iterable[CombinationType], counts: Sequence[int]
 # ---------------------------------------------------------------------- compiling
 
 
-#: Play tables a process keeps compiled, the most recently asked for (more than every bundled
-#: ruleset; a process that meets many, as a sweep over variants, recompiles the oldest rather
-#: than holding every table it ever made: about 100,000 objects each, once played on).
-TABLES_KEPT = 32
-
-
-@lru_cache(maxsize=TABLES_KEPT)
+@cache
 def compile_table(ruleset: Ruleset) -> PlayTable:
-    """The play table of ``ruleset`` (one per ruleset, of the :data:`TABLES_KEPT` last
-    asked for; enumerated on first need)."""
+    """The play table of ``ruleset`` (one per ruleset; enumerated on first need)."""
     return PlayTable(ruleset)
 
 

@@ -135,26 +135,6 @@ def test_the_table_builds_its_lister_after_a_number_of_listings() -> None:
     assert (table._lister is not None) == (moves is not None)
 
 
-def test_a_process_keeps_a_bounded_number_of_compiled_tables() -> None:
-    """compile_table gives one table per ruleset while it is among the TABLES_KEPT last asked
-    for; past that the oldest is let go (and compiled again if asked for), so a process that
-    meets many rulesets holds at most TABLES_KEPT tables, not every one it ever made."""
-    base = load("two-player")
-    rulesets = [dataclasses.replace(base, id=f"two-player-{i}")
-                for i in range(table_module.TABLES_KEPT + 1)]
-    first = compile_table(rulesets[0])
-    held = weakref.ref(first)
-    assert compile_table(rulesets[0]) is first
-    for ruleset in rulesets[1:]:
-        assert compile_table(ruleset).ruleset == ruleset
-    again = compile_table(rulesets[0])
-    assert again is not first and again.ruleset == rulesets[0]
-    del first, again
-    gc.collect()
-    assert held() is None  # nothing else kept the table let go
-    assert compile_table.cache_info().currsize <= table_module.TABLES_KEPT
-
-
 def test_a_table_too_large_to_enumerate_is_never_flattened() -> None:
     """Flattening needs the whole table: one past MAX_READINGS keeps the Python path, which
     enumerates only within each hand, and the lister allocates nothing."""
