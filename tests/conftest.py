@@ -6,6 +6,7 @@ The ``ci`` profile (the default) keeps the whole suite within minutes on two cor
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import tempfile
@@ -33,19 +34,24 @@ RULESETS = bundled_ids()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Empty the package's caches before pytest's last garbage collections.
+    """Make pytest's last garbage collections cheap.
 
     A test process meets over a hundred rulesets, and the caches of compiled tables (and of
     what holds them, as the environments' action spaces) keep millions of their plays and
     readings. pytest collects five times as it ends, which over that heap outlasted the five
     seconds pytest-xdist allows a worker to finish before interrupting it (seen as a
-    ``KeyboardInterrupt`` ignored in Hypothesis's garbage-collection callback)."""
+    ``KeyboardInterrupt`` ignored in Hypothesis's garbage-collection callback). So the
+    package's caches are emptied, one collection finds what garbage there is (pytest's hook
+    for errors in finalizers still listens), and what survives it, all live, is frozen out of
+    the collections that follow; garbage made after this is still collected by them."""
     for name, module in list(sys.modules.items()):
         if name == "ddz_rules" or name.startswith("ddz_rules."):
             for value in list(vars(module).values()):
                 clear = getattr(value, "cache_clear", None)
                 if callable(clear):
                     clear()
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(params=RULESETS)
