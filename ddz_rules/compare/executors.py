@@ -123,8 +123,10 @@ def _interrupts_deferred() -> Iterator[None]:
             signal.raise_signal(signum)
 
 
-#: The signals a worker is born blocking, until its own handlers are in place.
+#: The signals a worker is born blocking, until its own handlers are in place, where this
+#: platform can block signals (POSIX).
 _HELD = (signal.SIGINT, signal.SIGTERM)
+_CAN_HOLD = hasattr(signal, "pthread_sigmask")
 
 
 @contextlib.contextmanager
@@ -137,7 +139,7 @@ def _signals_held() -> Iterator[None]:
     instead and unblocks once its own handlers are set. A signal that reaches this process
     meanwhile is delivered when the block ends. (No-op where signals cannot be blocked.)
     """
-    if not hasattr(signal, "pthread_sigmask"):
+    if not _CAN_HOLD:
         yield
         return
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
@@ -184,7 +186,7 @@ def _worker_started(parent: int) -> None:
     and exit when the parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
+    if _CAN_HOLD:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     _die_with_parent()
 
