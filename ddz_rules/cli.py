@@ -976,7 +976,7 @@ def _serve(args: argparse.Namespace) -> int:
         found = tables_lines(tables, url, game_id)
         if any(line.startswith("resumed: ") for line in found):
             found.append(f"a seat's new link (its old one then stops working): ddz play "
-                         f"--serve --games {games} --relink ID:SEAT")
+                         f"--serve --games {games} --relink=ID:SEAT")
         print("\n".join([*lines, *found]), flush=True)
 
     serve(games, host, port, announce, pace, expire_after=expire)

@@ -16,7 +16,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from ddz_rules.cli import main
-from ddz_rules.play.web.game import STAND_IN, WebGame
+from ddz_rules.play.web.game import STAND_IN, WebGame, new_id
 from ddz_rules.play.web.server import CLOSE_UNKNOWN, create_app
 from ddz_rules.ruleset import load_bundled
 
@@ -168,6 +168,29 @@ def test_relink_at_start_prints_the_new_link_and_deals_no_new_table(
     assert [p.name for p in tmp_path.iterdir()] == [game.id]
 
 
+def test_a_new_game_id_never_begins_with_a_dash_which_a_command_line_reads_as_an_option(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = iter(["-AbC123xyz_0", "-Zz9-Zz9-Zz9", "AbC-123xyz_0"])
+    monkeypatch.setattr("ddz_rules.play.web.game.secrets.token_urlsafe",
+                        lambda n: next(drawn))
+    assert new_id() == "AbC-123xyz_0"
+
+
+def test_relink_reaches_a_saved_game_whose_id_begins_with_a_dash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    game, tokens = WebGame.create(TWO, ["human", "standard"], seed=7, games_dir=tmp_path,
+                                  game_id="-older1234ab")
+    monkeypatch.setattr("ddz_rules.play.serve.serve", lambda *a, **k: a[3](
+        type("T", (), {"tables": {}, "damaged": {}, "ended": {}})()))
+    monkeypatch.setattr("ddz_rules.play.serve.check_address", lambda host, port: None)
+    assert main(["play", "--serve", "-r", "two-player", "--games", str(tmp_path),
+                 f"--relink={game.id}:0"]) == 0
+    token = capsys.readouterr().out.split("token=", 1)[1].split()[0]
+    loaded = WebGame.load(tmp_path / game.id)
+    assert loaded.check_token(0, token) and not loaded.check_token(0, tokens[0])
+
+
 def test_a_server_that_resumed_tables_says_how_to_give_a_seat_a_new_link(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -182,7 +205,7 @@ def test_a_server_that_resumed_tables_says_how_to_give_a_seat_a_new_link(
     out = capsys.readouterr().out.splitlines()
     assert f"resumed: http://127.0.0.1:8000/game/{game.id} (people at seats 0)" in out
     assert ("a seat's new link (its old one then stops working): ddz play --serve --games "
-            f"{tmp_path} --relink ID:SEAT") in out
+            f"{tmp_path} --relink=ID:SEAT") in out
 
 
 @pytest.mark.parametrize(("relink", "words"), [

@@ -84,7 +84,11 @@ ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{6,40}$")
 
 
 def new_id() -> str:
-    return secrets.token_urlsafe(9)
+    """A fresh game id: 12 URL-safe characters, never beginning with ``-``, which a command
+    line would read as an option (``--relink ID:SEAT``)."""
+    while (game_id := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return game_id
 
 
 def new_token() -> str:
