@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +25,10 @@ DAY = 24 * 3600.0
 
 
 def person_and_bot(tmp_path: Path | None = None, timer: int | None = 30,
-                   owner: str | None = None) -> tuple[WebGame, dict[int, str]]:
+                   owner: str | None = None,
+                   game_id: str | None = None) -> tuple[WebGame, dict[int, str]]:
     return WebGame.create(TWO, ["human", "standard"], seed=7, games_dir=tmp_path,
-                          timer=timer, owner=owner)
+                          timer=timer, owner=owner, game_id=game_id)
 
 
 def to_persons_turn(game: WebGame) -> None:
@@ -151,15 +152,19 @@ def test_a_seat_given_a_new_link_refuses_the_old_one(tmp_path: Path) -> None:
         game.relink(1)
 
 
+@pytest.mark.parametrize(("game_id", "relink"), [
+    (None, lambda which: ["--relink", which]),
+    ("-older1234ab", lambda which: [f"--relink={which}"]),
+], ids=["a-new-id", "a-saved-id-beginning-with-a-dash"])
 def test_relink_at_start_prints_the_new_link_and_deals_no_new_table(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    game, tokens = person_and_bot(tmp_path)
+        game_id: str | None, relink: Callable[[str], list[str]], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    game, tokens = person_and_bot(tmp_path, game_id=game_id)
     monkeypatch.setattr("ddz_rules.play.serve.serve", lambda *a, **k: a[3](
         type("T", (), {"tables": {}, "damaged": {}, "ended": {}})()))
     monkeypatch.setattr("ddz_rules.play.serve.check_address", lambda host, port: None)
     assert main(["play", "--serve", "-r", "two-player", "--games", str(tmp_path),
-                 "--relink", f"{game.id}:0"]) == 0
+                 *relink(f"{game.id}:0")]) == 0
     out = capsys.readouterr().out
     link = next(line for line in out.splitlines() if line.startswith("seat 0 of game"))
     token = link.rsplit("token=", 1)[1]
@@ -174,21 +179,6 @@ def test_a_new_game_id_never_begins_with_a_dash_which_a_command_line_reads_as_an
     monkeypatch.setattr("ddz_rules.play.web.game.secrets.token_urlsafe",
                         lambda n: next(drawn))
     assert new_id() == "AbC-123xyz_0"
-
-
-def test_relink_reaches_a_saved_game_whose_id_begins_with_a_dash(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    game, tokens = WebGame.create(TWO, ["human", "standard"], seed=7, games_dir=tmp_path,
-                                  game_id="-older1234ab")
-    monkeypatch.setattr("ddz_rules.play.serve.serve", lambda *a, **k: a[3](
-        type("T", (), {"tables": {}, "damaged": {}, "ended": {}})()))
-    monkeypatch.setattr("ddz_rules.play.serve.check_address", lambda host, port: None)
-    assert main(["play", "--serve", "-r", "two-player", "--games", str(tmp_path),
-                 f"--relink={game.id}:0"]) == 0
-    token = capsys.readouterr().out.split("token=", 1)[1].split()[0]
-    loaded = WebGame.load(tmp_path / game.id)
-    assert loaded.check_token(0, token) and not loaded.check_token(0, tokens[0])
 
 
 def test_a_server_that_resumed_tables_says_how_to_give_a_seat_a_new_link(
