@@ -17,9 +17,13 @@ Usage::
    peer's cache cleared between positions, as ours is a new search each time).
 3. ``--positions`` random three-seat classic positions of up to eight cards a seat (a random
    landlord and seat to act): the median and the 95th percentile of the solve time.
-4. ``--deals`` whole classic deals (20, 17 and 17 cards, the landlord to lead), each with a
-   budget of ``--budget`` seconds and ``--deal-memory`` megabytes of table: how many are
-   solved within it, and the times (``--only-deals`` measures these alone).
+4. ``--sizes`` classic positions dealt at random, the landlord to lead with N cards and each
+   peasant with N - 3 (a whole deal is 20 against 17 and 17), ``--per-size`` of each, each
+   asked only whether the landlord wins (``landlord_wins``: the answer, not every winning
+   play) within ``--budget`` seconds and ``--deal-memory`` megabytes: how many are answered,
+   the median and slowest times, positions a second (``--only-sizes`` measures these alone).
+5. ``--deals`` whole classic deals (20, 17 and 17 cards, the landlord to lead), each with the
+   same budget: how many are answered, and the times (``--only-deals`` measures these alone).
 """
 
 from __future__ import annotations
@@ -35,8 +39,9 @@ import time
 from typing import Any
 
 from ddz_rules import cards, compile_table, load
+from ddz_rules.errors import OutOfBudget
 from ddz_rules.game import deal
-from ddz_rules.solver import Position, solve
+from ddz_rules.solver import Position, search_for, solve
 
 EXPERT = ("R A Q Q J J 10 9 9 9 8 4 4", "B 2 2 A A 10 8 8 6 6 3 3")
 #: doudizhu-resolver's card names (it needs suits: they are given in turn).
@@ -134,8 +139,47 @@ def three_seat(count: int, rng: random.Random) -> dict[str, Any]:
             "cards_mean": round(statistics.mean(sizes), 1)}
 
 
+def answer(position: Position, budget: float, memory_mb: float) -> dict[str, Any]:
+    """Whether the landlord wins ``position`` (None past the budget), the seconds and the
+    positions it took."""
+    search = search_for(position, memory_mb, budget)
+    started = time.perf_counter()
+    try:
+        wins: bool | None = search.wins(position, 0)
+        stopped = None
+    except OutOfBudget as exc:
+        wins, stopped = None, str(exc)
+    return {"wins": wins, "stopped": stopped,
+            "seconds": round(time.perf_counter() - started, 3), "positions": search.positions}
+
+
+def by_size(sizes: list[int], count: int, budget: float, memory_mb: float,
+            rng: random.Random) -> list[dict[str, Any]]:
+    ruleset = load("classic")
+    compile_table(ruleset).compiled()
+    deck = [r for r, n in enumerate(ruleset.copies) for _ in range(n)]
+    found = []
+    for size in sizes:
+        rows = []
+        for _ in range(count):
+            rng.shuffle(deck)
+            a, b = size, size - 3
+            hands = (cards.pack_ranks(deck[:a]), cards.pack_ranks(deck[a:a + b]),
+                     cards.pack_ranks(deck[a + b:a + 2 * b]))
+            rows.append(answer(Position(ruleset, hands, 0, landlord=0), budget, memory_mb))
+        times = sorted(r["seconds"] for r in rows)
+        found.append({"landlord": size, "peasants": size - 3, "positions_dealt": count,
+                      "answered": sum(r["wins"] is not None for r in rows),
+                      "landlord_wins": sum(r["wins"] is True for r in rows),
+                      "median_s": statistics.median(times), "max_s": times[-1],
+                      "positions_per_s": round(sum(r["positions"] for r in rows)
+                                               / max(sum(times), 1e-9))})
+    return found
+
+
 def whole_deals(count: int, budget: float, memory_mb: float) -> dict[str, Any]:
     ruleset = load("classic")
+    compile_table(ruleset).compiled()
     rows = []
     for seed in range(count):
         dealt = deal(ruleset, seed)
@@ -143,11 +187,7 @@ def whole_deals(count: int, budget: float, memory_mb: float) -> dict[str, Any]:
         hands = list(dealt.hands)
         hands[landlord] += dealt.kitty
         position = Position(ruleset, tuple(hands), landlord, landlord=landlord)
-        started = time.perf_counter()
-        solution = solve(position, seconds=budget, memory_mb=memory_mb, line_length=0)
-        rows.append({"seed": seed, "wins": solution.wins, "stopped": solution.stopped,
-                     "seconds": round(time.perf_counter() - started, 2),
-                     "positions": solution.positions})
+        rows.append({"seed": seed, **answer(position, budget, memory_mb)})
     solved = sum(r["wins"] is not None for r in rows)
     return {"deals": count, "budget_s": budget, "memory_mb": memory_mb, "solved": solved,
             "rows": rows}
@@ -158,11 +198,17 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--peer-positions", type=int, default=20)
     parser.add_argument("--deals", type=int, default=10)
-    parser.add_argument("--budget", type=float, default=60.0)
-    parser.add_argument("--deal-memory", type=float, default=4096.0,
-                        help="megabytes of table for each whole deal (default 4096)")
+    parser.add_argument("--sizes", default="8,10,12,14,16,20",
+                        help="the landlord's cards in the positions by size (default "
+                             "8,10,12,14,16,20)")
+    parser.add_argument("--per-size", type=int, default=20)
+    parser.add_argument("--budget", type=float, default=10.0)
+    parser.add_argument("--deal-memory", type=float, default=1024.0,
+                        help="megabytes of table for each whole deal (default 1024)")
     parser.add_argument("--only-deals", action="store_true",
                         help="measure the whole deals alone")
+    parser.add_argument("--only-sizes", action="store_true",
+                        help="measure the positions by size alone")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
@@ -171,12 +217,20 @@ def main() -> None:
         deals = whole_deals(args.deals, args.budget, args.deal_memory)
         print("whole classic deals:", json.dumps(deals), flush=True)
         return
+    sizes = [int(x) for x in args.sizes.split(",")]
+    if args.only_sizes:
+        for row in by_size(sizes, args.per_size, args.budget, args.deal_memory, rng):
+            print("by size:", json.dumps(row), flush=True)
+        return
     found: dict[str, Any] = {"expert": expert()}
     print("expert puzzle:", json.dumps(found["expert"]), flush=True)
     found["two_seat"] = two_seat(args.peer_positions, rng)
     print("two seats against doudizhu-resolver:", json.dumps(found["two_seat"]), flush=True)
     found["three_seat"] = three_seat(args.positions, rng)
     print("three seats:", json.dumps(found["three_seat"]), flush=True)
+    found["sizes"] = by_size(sizes, args.per_size, args.budget, args.deal_memory, rng)
+    for row in found["sizes"]:
+        print("by size:", json.dumps(row), flush=True)
     found["deals"] = whole_deals(args.deals, args.budget, args.deal_memory)
     print("whole classic deals:", json.dumps({k: v for k, v in found["deals"].items()
                                               if k != "rows"}), flush=True)

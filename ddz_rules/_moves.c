@@ -1855,6 +1855,7 @@ static PyTypeObject RunnerType = {
  * from Python, and which plays answer which from the lister. */
 
 #define SOLVER_SEATS 4
+#define QUICK_DEPTH 3
 #define SOLVER_PROBE 8
 
 /* An entry of the table: the position's facts, then its hands, one a seat (an entry is as
@@ -1890,6 +1891,15 @@ typedef struct {
     int limited;
     int32_t *stack;
     Py_ssize_t stack_cap;
+    /* the quick win (solver.quick_win): every play's key in a set, to ask whether a hand is
+     * one play; each class's safety against the opponents' hands of the node asked, stamped */
+    u128 *play_set;
+    size_t play_set_mask;
+    uint32_t *safe_stamp;
+    uint8_t *safe_value;
+    uint32_t stamp;
+    u128 opponents[SOLVER_SEATS];
+    int n_opponents;
 } Solver;
 
 static int
@@ -1918,8 +1928,13 @@ Solver_dealloc(Solver *self)
     PyMem_Free(self->play_level);
     PyMem_Free(self->table);
     PyMem_Free(self->stack);
+    PyMem_Free(self->play_set);
+    PyMem_Free(self->safe_stamp);
+    PyMem_Free(self->safe_value);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
+
+static uint64_t solver_mix(uint64_t h, uint64_t v);
 
 static int
 Solver_init(Solver *self, PyObject *args, PyObject *kwargs)
@@ -1971,6 +1986,26 @@ Solver_init(Solver *self, PyObject *args, PyObject *kwargs)
     self->mask = capacity - 1;
     for (int r = 0; r < with->ranks; r++) {
         self->low |= (u128)1 << (with->bits * r);
+    }
+    size_t slots = 2;
+    while (slots < 2 * (size_t)self->n_plays) {
+        slots *= 2;
+    }
+    self->play_set = PyMem_Calloc(slots, sizeof(u128));
+    self->safe_stamp = PyMem_Calloc((size_t)with->n_bodies + 1, sizeof(uint32_t));
+    self->safe_value = PyMem_Calloc((size_t)with->n_bodies + 1, 1);
+    if (self->play_set == NULL || self->safe_stamp == NULL || self->safe_value == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->play_set_mask = slots - 1;
+    for (Py_ssize_t i = 0; i < self->n_plays; i++) {
+        u128 key = self->play_key[i];
+        size_t at = (size_t)solver_mix((uint64_t)key, (uint64_t)(key >> 64)) & self->play_set_mask;
+        while (self->play_set[at] != 0 && self->play_set[at] != key) {
+            at = (at + 1) & self->play_set_mask;
+        }
+        self->play_set[at] = key;
     }
     Py_INCREF(lister);
     self->lister = with;
@@ -2025,19 +2060,18 @@ solver_same(const Solver *self, const SolverEntry *e, const u128 *hands, int to_
 }
 
 /* The entry of a position: the one holding it, or where it goes (a free slot, else the
- * first of its probe window, evicted). */
+ * first of its probe window, evicted). An entry is never emptied, and a position goes to
+ * the first free slot of its window: so the first free slot met ends the look, the position
+ * being in none after it. */
 static SolverEntry *
 solver_slot(Solver *self, uint64_t h, const u128 *hands, int to_act, int32_t beat,
             int beat_seat, int side, int *found)
 {
-    SolverEntry *free_slot = NULL;
     for (size_t i = 0; i < SOLVER_PROBE; i++) {
         SolverEntry *e = (SolverEntry *)(self->table + ((h + i) & self->mask) * self->stride);
         if (e->state == 0) {
-            if (free_slot == NULL) {
-                free_slot = e;
-            }
-            continue;
+            *found = 0;
+            return e;
         }
         if (solver_same(self, e, hands, to_act, beat, beat_seat, side)) {
             *found = 1;
@@ -2045,8 +2079,7 @@ solver_slot(Solver *self, uint64_t h, const u128 *hands, int to_act, int32_t bea
         }
     }
     *found = 0;
-    return free_slot != NULL ? free_slot
-                             : (SolverEntry *)(self->table + (h & self->mask) * self->stride);
+    return (SolverEntry *)(self->table + (h & self->mask) * self->stride);
 }
 
 /* Make room for n more move ids on the stack. */
@@ -2108,6 +2141,171 @@ solver_ranks(const Lister *lister, u128 low, u128 hand)
     return popcount128((hand & low) | upper) + 32 * popcount128(hand & low & ~upper);
 }
 
+/* ------------------------------------------------------------------ the quick win */
+
+/* solver.quick_win's twin: does a seat go out by plays none of its opponents can beat, all but
+ * the last? Such a play keeps the lead (its opponents pass, as they must; its partners may,
+ * and do), so the seat's side wins whatever anyone does. Asked only where no duty binds (a
+ * duty may force a partner to beat, or forbid a play of the chain). */
+
+/* Whether key is one play of the table (a hand played out in one lead). */
+static int
+solver_is_play(const Solver *self, u128 key)
+{
+    size_t at = (size_t)solver_mix((uint64_t)key, (uint64_t)(key >> 64)) & self->play_set_mask;
+    while (self->play_set[at] != 0) {
+        if (self->play_set[at] == key) {
+            return 1;
+        }
+        at = (at + 1) & self->play_set_mask;
+    }
+    return 0;
+}
+
+/* Whether no opponent of the node being asked holds an answer to the class of play: 1 or 0,
+ * -1 with an exception (its class could not be taught). Overwrites the lister's scratch. */
+static int
+solver_safe(Solver *self, int32_t play)
+{
+    int32_t cls = self->lister->play_class[play];
+    if (self->safe_stamp[cls] == self->stamp) {
+        return self->safe_value[cls];
+    }
+    Lister *lister = self->lister;
+    if (lister->candidates[cls] == NULL && taught_answers(lister, self->teach, 0, cls) < 0) {
+        return -1; /* the class taught (an empty hand answers nothing) */
+    }
+    const int32_t *bodies = lister->candidates[cls];
+    const Py_ssize_t len = lister->candidate_len[cls];
+    const u128 guard = lister->guard;
+    int safe = 1;
+    for (int o = 0; o < self->n_opponents && safe; o++) {
+        const u128 hand = self->opponents[o], top = hand | guard;
+        for (Py_ssize_t i = 0; i < len && safe;) { /* walk(), up to the first answer held */
+            int32_t b = bodies[i];
+            u128 key = lister->keys[b];
+            if (((top - key) & guard) != guard) {
+                i = bodies[len + i];
+                continue;
+            }
+            if (lister->body_play[b] >= 0) {
+                safe = 0;
+                break;
+            }
+            u128 rest = (hand - key) | guard;
+            for (int32_t k = lister->body_kicks[b]; k < lister->body_kicks[b + 1]; k++) {
+                if (((rest - lister->kick_keys[k]) & guard) == guard) {
+                    safe = 0;
+                    break;
+                }
+            }
+            i++;
+        }
+    }
+    self->safe_stamp[cls] = self->stamp;
+    self->safe_value[cls] = (uint8_t)safe;
+    return safe;
+}
+
+static int solver_quick(Solver *self, u128 hand, int goal, int depth, Py_ssize_t top);
+
+/* solver_quick over the leads of hand, listed on the stack at [at, at + n) (hand is not one
+ * play); read from it by index, since a deeper call may move it. */
+static int
+solver_quick_over(Solver *self, u128 hand, int goal, int depth, Py_ssize_t at, Py_ssize_t n,
+                  Py_ssize_t top)
+{
+    if (goal > 0) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (held(self->lister, hand - self->play_key[self->stack[at + i]]) <= goal) {
+                return 1;
+            }
+        }
+    }
+    if (depth == 0) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t play = self->stack[at + i];
+        int safe = solver_safe(self, play);
+        if (safe < 0) {
+            return -1;
+        }
+        if (safe) {
+            int won = solver_quick(self, hand - self->play_key[play], goal, depth - 1, top);
+            if (won != 0) {
+                return won;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Whether a seat leading with hand goes out by at most depth safe plays and a last one (or
+ * holds goal cards or fewer on the way): 1 or 0, -1 with an exception. */
+static int
+solver_quick(Solver *self, u128 hand, int goal, int depth, Py_ssize_t top)
+{
+    Lister *lister = self->lister;
+    if (held(lister, hand) <= goal || (goal == 0 && solver_is_play(self, hand))) {
+        return 1;
+    }
+    if (depth == 0 && goal == 0) {
+        return 0;
+    }
+    Py_ssize_t listed = list_leads(lister, hand);
+    if (solver_reserve(self, top, listed) < 0) {
+        return -1;
+    }
+    memcpy(self->stack + top, lister->out, sizeof(int32_t) * (size_t)listed);
+    return solver_quick_over(self, hand, goal, depth, top, listed, top + listed);
+}
+
+/* Whether the seat to act wins at once by the quick win: leading, from its hand; answering,
+ * by a safe answer (or one that goes out) and the quick win after it. Its moves (leads, or
+ * answers) are on the stack at [at, at + n). 1 or 0, -1 with an exception. */
+static int
+solver_quick_node(Solver *self, const u128 *hands, int to_act, int leading, Py_ssize_t at,
+                  Py_ssize_t n, Py_ssize_t top)
+{
+    self->n_opponents = 0;
+    for (int s = 0; s < self->players; s++) {
+        if (self->team[s] != self->team[to_act]) {
+            self->opponents[self->n_opponents++] = hands[s];
+        }
+    }
+    if (++self->stamp == 0) {
+        memset(self->safe_stamp, 0, sizeof(uint32_t) * ((size_t)self->lister->n_bodies + 1));
+        self->stamp = 1;
+    }
+    u128 hand = hands[to_act];
+    int goal = self->goal[to_act];
+    if (leading) {
+        if (held(self->lister, hand) <= goal || (goal == 0 && solver_is_play(self, hand))) {
+            return 1;
+        }
+        return solver_quick_over(self, hand, goal, QUICK_DEPTH, at, n, top);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t play = self->stack[at + i];
+        u128 rest = hand - self->play_key[play];
+        if (held(self->lister, rest) <= goal) {
+            return 1;
+        }
+        int safe = solver_safe(self, play);
+        if (safe < 0) {
+            return -1;
+        }
+        if (safe) {
+            int won = solver_quick(self, rest, goal, QUICK_DEPTH - 1, top);
+            if (won != 0) {
+                return won;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Does `side` win from this position? 1 or 0; -1 where the search stopped (self->stop). */
 static int
 solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat, int side,
@@ -2118,9 +2316,15 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
         self->stop = 4;
         return -1;
     }
-    if ((self->positions & 4095) == 0 && self->deadline > 0 && solver_now() > self->deadline) {
-        self->stop = 1;
-        return -1;
+    if ((self->positions & 4095) == 0) {
+        if (PyErr_CheckSignals() < 0) { /* Ctrl-C: the interrupt is raised where wins() returns */
+            self->stop = 3;
+            return -1;
+        }
+        if (self->deadline > 0 && solver_now() > self->deadline) {
+            self->stop = 1;
+            return -1;
+        }
     }
     uint64_t h = solver_hash(self, hands, to_act, beat, beat_seat, side);
     int found;
@@ -2143,16 +2347,37 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
                               -1);
     }
     int may_pass = beat >= 0 && !(self->must_beat && listed > 0);
-    /* the moves, ordered, on the stack (the lister's scratch is reused below) */
+    /* the moves, ordered, on the stack (the lister's scratch is reused below), and the
+     * listing as it came after them */
     const Py_ssize_t words = 3 * listed + 3;
-    if (solver_reserve(self, top, words) < 0) {
+    if (solver_reserve(self, top, words + listed) < 0) {
         self->stop = 3;
         return -1;
     }
+    memcpy(self->stack + top + words, lister->out, sizeof(int32_t) * (size_t)listed);
+    Py_ssize_t next_top = top + words;
+    const int mover = self->team[to_act];
+    const int want = mover == side; /* the result that settles this node at once */
+    int result = !want;
+    int next = (to_act + 1) % n;
+    int quick = 0;
+    if (!self->bound) {
+        quick = solver_quick_node(self, hands, to_act, beat < 0, top + words, listed,
+                                  top + words + listed);
+        if (quick < 0) {
+            self->stop = 3;
+            return -1;
+        }
+    }
+    if (quick) {
+        result = mover == side;
+        listed = -1; /* settled: no move is searched */
+    }
     SolverMove *order = (SolverMove *)(self->stack + top);
+    const int32_t *raw = self->stack + top + words;
     int count = held(lister, hand), goal = self->goal[to_act];
     for (Py_ssize_t i = 0; i < listed; i++) {
-        int32_t play = lister->out[i];
+        int32_t play = raw[i];
         u128 key = self->play_key[play];
         int size = held(lister, key);
         order[i].play = play;
@@ -2160,15 +2385,15 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
         order[i].key = (((count - size > goal) * 2048 + solver_ranks(lister, self->low, hand - key))
                         * 256 + (255 - size)) * 256 + self->play_level[play];
     }
-    qsort(order, (size_t)listed, sizeof(SolverMove), solver_by_key);
-    Py_ssize_t next_top = top + words;
-    const int mover = self->team[to_act];
-    const int want = mover == side; /* the result that settles this node at once */
-    int result = !want;
-    int next = (to_act + 1) % n;
-    for (Py_ssize_t i = 0; i <= listed; i++) {
+    if (listed > 0) {
+        qsort(order, (size_t)listed, sizeof(SolverMove), solver_by_key);
+    }
+    /* a partner's play stands first: the pass is tried before any answer to it */
+    int pass_first = may_pass && beat_seat >= 0 && self->team[beat_seat] == mover;
+    for (Py_ssize_t j = 0; j <= listed; j++) {
         int won;
-        if (i == listed) { /* the pass, last */
+        Py_ssize_t i = pass_first ? (j == 0 ? listed : j - 1) : j;
+        if (i == listed) { /* the pass, last (first where a partner made the play) */
             if (!may_pass) {
                 break;
             }

@@ -399,7 +399,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     ruleset = load(args.ruleset)
     position = Position.from_text(ruleset, args.hands, args.to, args.beat, args.by,
                                   args.landlord, args.partner, args.robs, args.wild)
-    solution = solve(position, args.seconds, args.memory)
+    solution = solve(position, args.seconds, args.memory, positions=args.positions)
     _emit(args, solution.to_json(), lambda: _solution_text(solution))
     return 0
 
@@ -430,6 +430,10 @@ def _solution_text(solution: Solution) -> str:
         if solution.holds_out is not None:
             lines.append(f"  the play that holds out longest: "
                          f"{solution.holds_out.text(table, wild)}")
+    if solution.wins is not None and not solution.complete:
+        lines.append(f"  the budget ran out ({solution.stopped}) once the answer was known, "
+                     f"with {len(solution.proved)} moves sorted: the list of winning plays may "
+                     "be short, and no line is drawn")
     if solution.line:
         lines.append("  a line: " + ", ".join(step_text(s) for s in solution.line))
     lines.append(f"  {solution.positions:,} positions searched in {solution.seconds:.3f} s "
@@ -1195,7 +1199,12 @@ def _question_commands(add: Add) -> None:
                    help="a time budget: past it, the answer is unknown (default: none)")
     p.add_argument("--memory", type=float, default=MEMORY_MB, metavar="MB",
                    help=f"the search table's budget in megabytes (default {MEMORY_MB:g})")
-    p.epilog = ("Exit codes: 0 answered (a win, a loss, or unknown within the budget); "
+    p.add_argument("--positions", type=int, metavar="N",
+                   help="a budget of positions searched, the same on any machine (default: "
+                        "none)")
+    p.epilog = ("The answer comes first, then the winning plays, then a line: a budget that "
+                "runs out after the answer keeps it and says how far the rest got. "
+                "Exit codes: 0 answered (a win, a loss, or unknown within the budget); "
                 + EXIT_USAGE + EXIT_INTERRUPTED)
     p = add("diff", cmd_diff, "Every rule that differs between two rulesets (both values and "
             "both texts), then the plays legal in one only and the plays read differently.")

@@ -256,7 +256,7 @@ class Step:
 
 def moves(position: Position) -> list[Step]:
     """Every move the seat to act may make, in the order the search tries them
-    (:func:`ordered`)."""
+    (:func:`ordered`): the pass last, or first where the play to beat is a partner's."""
     ruleset, table, seat = position.ruleset, position.table, position.to_act
     hand = position.hands[seat]
     turn = duties.Turn(hand, cards.size(position.hands[(seat + 1) % ruleset.players]))
@@ -267,8 +267,12 @@ def moves(position: Position) -> list[Step]:
     if duties.binding(ruleset):
         plays = duties.allowed(ruleset, plays, turn)
     may_pass = position.beat is not None and not (ruleset.must_beat and plays)
-    return [Step(seat, p) for p in ordered(plays, hand, position.goal(seat))] + (
-        [Step(seat, None)] if may_pass else [])
+    steps = [Step(seat, p) for p in ordered(plays, hand, position.goal(seat))]
+    if not may_pass or position.beat_seat is None:
+        return steps
+    if position.team[position.beat_seat] == position.team[seat]:  # a partner's play stands
+        return [Step(seat, None), *steps]
+    return [*steps, Step(seat, None)]
 
 
 def ordered(plays: Sequence[Play], hand: int, goal: int) -> list[Play]:
@@ -299,6 +303,63 @@ def ordered(plays: Sequence[Play], hand: int, goal: int) -> list[Play]:
 #: The lowest bit of every rank's field (cards.py: the count in its low bits, a clear guard
 #: bit above them), for counting the ranks a hand holds in a few operations.
 _LOW = sum(1 << (cards.FIELD_BITS * r) for r in range(cards.NUM_RANKS))
+
+
+# --------------------------------------------------------------------------- the quick win
+
+#: The most plays nobody can beat that the quick win strings together before the last one.
+QUICK_DEPTH = 3
+
+
+def quick_win(position: Position, steps: Sequence[Step]) -> bool:
+    """Whether the seat to act wins at once, whatever anyone does: it can go out by at most
+    :data:`QUICK_DEPTH` plays that no opponent can beat, then one more (leading, from its hand;
+    answering, after one of ``steps``, its moves, that goes out or that no opponent can beat).
+    A play nobody on the other side can beat keeps the lead: the opponents must pass, and the
+    partners may. Asked only where no duty binds (``duties.binding``: a duty may force a
+    partner to beat, or forbid a play of the chain), so that it settles a position as the
+    search would; the search asks it of every position before trying a move, which resolves
+    most of the last plays of a hand without searching them. The compiled search's twin.
+
+    >>> from ddz_rules.ruleset import load
+    >>> rules = load("classic")
+    >>> leading = Position.of(rules, ("R2", "34", "56"), to_act=0, landlord=0)
+    >>> quick_win(leading, moves(leading))  # the big joker stands, then the 2 goes out
+    True
+    >>> quick_win(leading.moved(leading.hands, 1, None, None), [])  # the 3 and the 4 fall
+    False
+    """
+    if duties.binding(position.ruleset):
+        return False
+    table, wild, seat = position.table, position.wild, position.to_act
+    opponents = [hand for s, hand in enumerate(position.hands)
+                 if position.team[s] != position.team[seat]]
+    safety: dict[Any, bool] = {}
+
+    def safe(play: Play) -> bool:
+        known = safety.get(play.reading)
+        if known is None:
+            known = safety[play.reading] = not any(
+                table.answers(hand, play.reading, wild) for hand in opponents)
+        return known
+
+    goal = position.goal(seat)
+
+    def out_by(hand: int, depth: int) -> bool:
+        if cards.size(hand) <= goal:
+            return True
+        leads = table.leads(hand, wild)
+        if any(cards.size(hand - p.key) <= goal for p in leads):
+            return True
+        return depth > 0 and any(safe(p) and out_by(hand - p.key, depth - 1) for p in leads)
+
+    hand = position.hands[seat]
+    if position.beat is None:
+        return out_by(hand, QUICK_DEPTH)
+    return any(step.play is not None and (
+        cards.size(hand - step.play.key) <= goal
+        or (safe(step.play) and out_by(hand - step.play.key, QUICK_DEPTH - 1)))
+        for step in steps)
 
 
 def after(position: Position, step: Step) -> Position | int:
@@ -345,7 +406,11 @@ class PythonSearch:
             return known
         mover = position.team[position.to_act]
         found = mover != side
-        for step in moves(position):
+        steps = moves(position)
+        if quick_win(position, steps):
+            found = mover == side
+            steps = []
+        for step in steps:
             nxt = after(position, step)
             won = nxt == side if isinstance(nxt, int) else self.wins(nxt, side)
             if won == (mover == side):
@@ -442,9 +507,14 @@ def search_for(position: Position, memory_mb: float = MEMORY_MB, seconds: float 
 
 @dataclass(frozen=True)
 class Solution:
-    """What a search found: whether the side to act wins (None: past the budget), every
-    winning move, where it loses the move that holds out longest, a principal line, the
-    moves proved winning or losing (where the budget ran out), positions searched, seconds."""
+    """What a search found: whether the side to act wins (None: past the budget before that
+    was known), its winning moves, where it loses the move that holds out longest, a
+    principal line, the moves proved winning or losing, positions searched, seconds.
+
+    The answer comes first: the search settles whether the side wins, then sorts the moves
+    one by one. Where the budget runs out after the answer but before every move is sorted,
+    ``wins`` stands and ``winning`` holds the winning moves found so far (``complete`` False,
+    ``stopped`` saying why); ``proved`` then lists the moves sorted."""
 
     position: Position
     wins: bool | None
@@ -459,6 +529,11 @@ class Solution:
     #: Each root move's plays until the end, where the side loses (the longest is held).
     lengths: dict[int, int] = field(default_factory=dict, compare=False)
 
+    @property
+    def complete(self) -> bool:
+        """Whether every move was sorted into winning or losing."""
+        return self.stopped is None
+
     def to_json(self) -> dict[str, Any]:
         table, wild = self.position.table, self.position.wild
 
@@ -468,48 +543,57 @@ class Solution:
         out: dict[str, Any] = {
             "wins": self.wins,
             "winning": ["pass" if p is None else table.notation(p, wild) for p in self.winning],
+            "complete": self.complete,
             "line": [{"seat": s.seat, "play": text(s)} for s in self.line],
             "positions": self.positions, "seconds": round(self.seconds, 6),
             "engine": self.engine,
             "sides": list(self.position.team)}
         if self.holds_out is not None:
             out["holds_out"] = text(self.holds_out)
-        if self.wins is None:
+        if not self.complete:
             out["proved"] = [{"play": text(s), "wins": w} for s, w in self.proved]
             out["stopped"] = self.stopped
         return out
 
 
 def solve(position: Position, seconds: float | None = None, memory_mb: float = MEMORY_MB,
-          engine: str = "auto", line_length: int = 60) -> Solution:
-    """Solve ``position`` for the side of the seat to act (see the module's text)."""
+          engine: str = "auto", line_length: int = 60,
+          positions: int | None = None) -> Solution:
+    """Solve ``position`` for the side of the seat to act (see the module's text): first
+    whether it wins, then which moves win, then a line of play, within one budget of
+    ``seconds``, ``memory_mb`` of table and ``positions`` searched (the same on any machine)."""
     check(position)
     if seconds is not None and seconds <= 0:
         raise UsageError(Named("seconds"), f" {seconds}: a budget of at least some time")
     if memory_mb <= 0:
         raise UsageError(Named("memory"), f" {memory_mb}: a budget of at least some memory")
+    if positions is not None and positions <= 0:
+        raise UsageError(Named("positions"), f" {positions}: a budget of at least one position")
     if engine != "python":
         # Lays the table out for the compiled search where it will serve, once a table: that
         # is loading the ruleset's plays, not solving, so it is done before the clock starts.
         compiled_serves(position)
     started = time.monotonic()
     search = search_for(position, memory_mb, seconds, engine)
+    search.last_position = positions
     side = position.team[position.to_act]
     proved: list[tuple[Step, bool]] = []
     stopped = None
+    wins: bool | None = None
     try:
+        wins = search.wins(position, side)
         for step in moves(position):
             nxt = after(position, step)
             proved.append((step, nxt == side if isinstance(nxt, int) else search.wins(nxt, side)))
     except OutOfBudget as exc:
         stopped = str(exc)
     winning = tuple(s.play for s, won in proved if won)
-    complete = stopped is None
-    wins = bool(winning) if complete or winning else None
+    if wins is None and winning:  # a move proved winning settles it all the same
+        wins = True
     line: tuple[Step, ...] = ()
     holds_out = None
     lengths: dict[int, int] = {}
-    if complete:
+    if stopped is None:
         try:
             line = principal_line(position, search, line_length)
             if not wins:

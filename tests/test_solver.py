@@ -23,6 +23,7 @@ from ddz_rules.solver import (
     compiled_serves,
     moves,
     plays_left,
+    quick_win,
     search_for,
     solve,
 )
@@ -32,13 +33,19 @@ from .conftest import FIXTURES, RULESETS
 
 POSITIONS: dict[str, Any] = yaml.safe_load(
     (FIXTURES / "solve" / "positions.yaml").read_text(encoding="utf-8"))
+QUICK: dict[str, Any] = yaml.safe_load(
+    (FIXTURES / "solve" / "quick.yaml").read_text(encoding="utf-8"))
+WHOLE_DEAL: dict[str, Any] = yaml.safe_load(
+    (FIXTURES / "solve" / "whole-deal.yaml").read_text(encoding="utf-8"))
+ENGINES = ["python", pytest.param("compiled", marks=pytest.mark.skipif(
+    native_modules() is None, reason="the compiled modules are not built, or are switched off"))]
 needs_compiled = pytest.mark.skipif(
     native_modules() is None, reason="the compiled modules are not built, or are switched off "
     "(DDZ_PURE_PYTHON): test_moves.test_the_lister_is_built_where_a_compiler_is says which")
 
 
-def position_of(name: str) -> Position:
-    case = POSITIONS[name]
+def position_of(name: str, fixture: dict[str, Any] = POSITIONS) -> Position:
+    case = fixture[name]
     return Position.from_text(load(case["ruleset"]), "/".join(case["hands"]), case["to"],
                               case.get("beat"), case.get("by"), robs=case.get("robs", 0))
 
@@ -99,6 +106,33 @@ def test_a_losing_side_is_given_the_play_that_holds_out_longest() -> None:
     lengths = {step: plays_left(after(position, step), search, 1, 60)
                for step in moves(position)}
     assert lengths[solution.holds_out] == max(lengths.values())
+
+
+# --------------------------------------------------------------------------- the quick win
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", sorted(QUICK))
+def test_a_seat_that_can_go_out_unbeaten_wins_without_a_move_searched(name: str,
+                                                                       engine: str) -> None:
+    """Plays nobody on the other side can beat keep the lead, so a seat that can go out by
+    them (all but its last play) has won: the search settles such a position where it meets
+    it, one position searched; where a bomb could beat a play, or a duty binds, it searches."""
+    position = position_of(name, QUICK)
+    assert quick_win(position, moves(position)) is QUICK[name]["quick"]
+    search = search_for(position, engine=engine)
+    assert search.wins(position, position.team[position.to_act]) is QUICK[name]["wins"]
+    assert (search.positions == 1) is QUICK[name]["quick"]
+
+
+def test_a_partners_play_is_let_stand_before_any_answer_is_tried() -> None:
+    """Over a partner's play the pass comes first (beating him is rarely what wins); over an
+    opponent's, last."""
+    ruleset = load("classic")
+    over_partner = Position.from_text(ruleset, "3 4/6 B/9 R", 2, "5", 1)
+    over_opponent = Position.from_text(ruleset, "3 4/6 B/9 R", 1, "5", 0)
+    assert moves(over_partner)[0].play is None and len(moves(over_partner)) == 3
+    assert moves(over_opponent)[-1].play is None and len(moves(over_opponent)) == 3
 
 
 # --------------------------------------------------------------------------- sides
@@ -168,6 +202,51 @@ def test_past_its_positions_a_question_stops_where_either_twin_would(engine: str
     assert search.positions - 1001 < fresh.positions  # what the stopped question proved is kept
 
 
+def test_the_answer_is_kept_when_the_budget_runs_out_sorting_the_moves(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The answer is settled first; a budget that runs out while the moves are being sorted
+    keeps it, says the list of winning plays may be short, and draws no line."""
+    position = position_of("expert-13-12")
+    answering = search_for(position)
+    assert answering.wins(position, position.team[1]) is True
+    solution = solve(position, positions=answering.positions + 1)
+    assert solution.wins is True and not solution.complete and solution.stopped == "positions"
+    assert not solution.line and len(solution.proved) < len(moves(position))
+    found = solution.to_json()
+    assert found["complete"] is False and found["stopped"] == "positions"
+    assert solve(position).to_json()["complete"] is True
+    case = POSITIONS["expert-13-12"]
+    assert main(["solve", "-r", "puzzle", "--hands", "/".join(case["hands"]), "--to", "1",
+                 "--positions", str(answering.positions + 1)]) == 0
+    out = capsys.readouterr().out
+    assert "wins with perfect play" in out and "the budget ran out (positions)" in out
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ctrl_c_stops_a_whole_deal_with_one_line_and_exit_130(
+        engine: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A whole deal searches for long; Ctrl-C (here an interrupt sent to the main thread a
+    moment in) stops it on either path with ``ddz: interrupted`` and exit code 130."""
+    import _thread
+    import threading
+
+    if engine == "python":
+        monkeypatch.setenv("DDZ_PURE_PYTHON", "1")
+    deal = WHOLE_DEAL
+    solve_table = compile_table(load(deal["ruleset"]))
+    solve_table.compiled()  # the table is laid out before the clock: the interrupt meets the search
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    try:
+        code = main(["solve", "-r", deal["ruleset"], "--hands", "/".join(deal["hands"]),
+                     "--to", str(deal["to"]), "--landlord", str(deal["landlord"])])
+    finally:
+        timer.cancel()
+    err = capsys.readouterr().err
+    assert code == 130 and err == "ddz: interrupted\n", err
+
+
 # --------------------------------------------------------------------------- bad input
 
 
@@ -184,6 +263,7 @@ def test_past_its_positions_a_question_stops_where_either_twin_would(engine: str
     (["--hands", "33/44", "--to", "0", "--beat", "55"], "--beat and --by: give both"),
     (["--hands", "33/44", "--to", "0", "--seconds", "0"], "--seconds 0.0: a budget"),
     (["--hands", "33/44", "--to", "0", "--memory", "0"], "--memory 0.0: a budget"),
+    (["--hands", "33/44", "--to", "0", "--positions", "0"], "--positions 0: a budget"),
     (["--hands", "/44", "--to", "0"], "seat 0's hand is empty"),
 ])
 def test_bad_input_to_solve_is_one_line_with_exit_2(argv: list[str], words: str,
@@ -248,6 +328,24 @@ def test_the_compiled_search_answers_as_its_python_twin(ruleset_id: str, seed: i
     assert compiled.engine == "compiled" and python.engine == "python"
     assert (compiled.wins, compiled.winning, compiled.holds_out, compiled.line) == (
         python.wins, python.winning, python.holds_out, python.line)
+
+
+@needs_compiled
+@pytest.mark.parametrize("ruleset_id", [r for r in RULESETS if not load(r).wild_drawn])
+@given(seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=12)
+def test_the_twins_search_the_same_positions_move_for_move(ruleset_id: str, seed: int) -> None:
+    """Both searches visit the same positions, in the same order (the quick win included), so
+    a budget of positions stops them at the same place: what keeps ``extreme``'s decisions
+    the same on either path."""
+    position = small_position(ruleset_id, random.Random(seed))
+    if position is None:
+        return
+    side = position.team[position.to_act]
+    compiled, python = search_for(position, engine="compiled"), search_for(position,
+                                                                           engine="python")
+    assert compiled.wins(position, side) is python.wins(position, side)
+    assert compiled.positions == python.positions
 
 
 # --------------------------------------------------------------------------- the rules book
