@@ -6,7 +6,9 @@ whole classic deals.
 Usage::
 
     pip install -e '.[peers]'      # doudizhu-resolver, the two-seat peer
-    python benchmarks/bench_solve.py [--positions N] [--deals D] [--budget S] [--json FILE]
+    python benchmarks/bench_solve.py [--positions N] [--sizes 8,10,...] [--per-size K]
+                                     [--deals D] [--deal-rulesets classic,...] [--budget S]
+                                     [--deal-memory MB] [--json FILE]
 
 1. The expert puzzle (the robot's thirteen cards against the player's twelve, the player to
    move) under the ``puzzle`` ruleset: whether the player wins and his winning plays, the
@@ -22,8 +24,9 @@ Usage::
    asked only whether the landlord wins (``landlord_wins``: the answer, not every winning
    play) within ``--budget`` seconds and ``--deal-memory`` megabytes: how many are answered,
    the median and slowest times, positions a second (``--only-sizes`` measures these alone).
-5. ``--deals`` whole classic deals (20, 17 and 17 cards, the landlord to lead), each with the
-   same budget: how many are answered, and the times (``--only-deals`` measures these alone).
+5. ``--deals`` whole deals of each of ``--deal-rulesets`` (classic: 20, 17 and 17 cards),
+   the first bidder taking the kitty as the landlord and leading, each with the same budget:
+   how many are answered, and the times (``--only-deals`` measures these alone).
 """
 
 from __future__ import annotations
@@ -177,8 +180,11 @@ def by_size(sizes: list[int], count: int, budget: float, memory_mb: float,
     return found
 
 
-def whole_deals(count: int, budget: float, memory_mb: float) -> dict[str, Any]:
-    ruleset = load("classic")
+def whole_deals(ruleset_id: str, count: int, budget: float,
+                memory_mb: float) -> dict[str, Any]:
+    """Deals 0 to ``count`` - 1 of the ruleset (``game.deal``), the first bidder taking the
+    kitty as the landlord and leading (cards not dealt are out of play)."""
+    ruleset = load(ruleset_id)
     compile_table(ruleset).compiled()
     rows = []
     for seed in range(count):
@@ -187,10 +193,13 @@ def whole_deals(count: int, budget: float, memory_mb: float) -> dict[str, Any]:
         hands = list(dealt.hands)
         hands[landlord] += dealt.kitty
         position = Position(ruleset, tuple(hands), landlord, landlord=landlord)
-        rows.append({"seed": seed, **answer(position, budget, memory_mb)})
-    solved = sum(r["wins"] is not None for r in rows)
-    return {"deals": count, "budget_s": budget, "memory_mb": memory_mb, "solved": solved,
-            "rows": rows}
+        rows.append({"seed": seed, "cards": [cards.size(h) for h in hands],
+                     **answer(position, budget, memory_mb)})
+    answered = sorted(r["seconds"] for r in rows if r["wins"] is not None)
+    times = sorted(r["seconds"] for r in rows)
+    return {"ruleset": ruleset_id, "deals": count, "budget_s": budget, "memory_mb": memory_mb,
+            "solved": len(answered), "landlord_wins": sum(r["wins"] is True for r in rows),
+            "median_s": statistics.median(times), "rows": rows}
 
 
 def main() -> None:
@@ -198,13 +207,17 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--peer-positions", type=int, default=20)
     parser.add_argument("--deals", type=int, default=10)
+    parser.add_argument("--deal-rulesets", default="classic,two-player,no-kitty,happy",
+                        help="the rulesets whose whole deals are measured (default "
+                             "classic,two-player,no-kitty,happy)")
     parser.add_argument("--sizes", default="8,10,12,14,16,20",
                         help="the landlord's cards in the positions by size (default "
                              "8,10,12,14,16,20)")
     parser.add_argument("--per-size", type=int, default=20)
     parser.add_argument("--budget", type=float, default=10.0)
-    parser.add_argument("--deal-memory", type=float, default=1024.0,
-                        help="megabytes of table for each whole deal (default 1024)")
+    parser.add_argument("--deal-memory", type=float, default=256.0,
+                        help="megabytes of table for each position by size and whole deal "
+                             "(default 256)")
     parser.add_argument("--only-deals", action="store_true",
                         help="measure the whole deals alone")
     parser.add_argument("--only-sizes", action="store_true",
@@ -213,9 +226,11 @@ def main() -> None:
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    deal_rulesets = args.deal_rulesets.split(",")
     if args.only_deals:
-        deals = whole_deals(args.deals, args.budget, args.deal_memory)
-        print("whole classic deals:", json.dumps(deals), flush=True)
+        for ruleset_id in deal_rulesets:
+            print("whole deals:", json.dumps(whole_deals(ruleset_id, args.deals, args.budget,
+                                                         args.deal_memory)), flush=True)
         return
     sizes = [int(x) for x in args.sizes.split(",")]
     if args.only_sizes:
@@ -231,11 +246,14 @@ def main() -> None:
     found["sizes"] = by_size(sizes, args.per_size, args.budget, args.deal_memory, rng)
     for row in found["sizes"]:
         print("by size:", json.dumps(row), flush=True)
-    found["deals"] = whole_deals(args.deals, args.budget, args.deal_memory)
-    print("whole classic deals:", json.dumps({k: v for k, v in found["deals"].items()
-                                              if k != "rows"}), flush=True)
-    for row in found["deals"]["rows"]:
-        print("  ", json.dumps(row), flush=True)
+    found["deals"] = []
+    for ruleset_id in deal_rulesets:
+        deals = whole_deals(ruleset_id, args.deals, args.budget, args.deal_memory)
+        found["deals"].append(deals)
+        print("whole deals:", json.dumps({k: v for k, v in deals.items() if k != "rows"}),
+              flush=True)
+        for row in deals["rows"]:
+            print("  ", json.dumps(row), flush=True)
     found["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

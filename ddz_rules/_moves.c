@@ -1863,7 +1863,8 @@ static PyTypeObject RunnerType = {
 typedef struct {
     int32_t beat;
     int8_t to_act, beat_seat, side, state; /* state: 0 empty, 1 the side loses, 2 it wins */
-    int32_t pad[2];
+    uint8_t work; /* the positions its answer took, as a power of two: what keeping it saves */
+    uint8_t pad[7];
     u128 hands[];
 } SolverEntry;
 
@@ -1880,11 +1881,11 @@ typedef struct {
     u128 low; /* the lowest bit of every rank's field */
     char *table;
     size_t stride; /* bytes an entry */
-    size_t mask, evicted;
+    size_t mask;
     uint64_t positions;
     int8_t team[SOLVER_SEATS];
     int goal[SOLVER_SEATS];
-    int stop; /* 1: past the deadline, 2: past the table, 3: a Python error, 4: the positions */
+    int stop; /* 1: past the deadline, 3: a Python error, 4: past the positions */
     int used; /* whether the table holds anything (a fresh one is zero already) */
     double deadline;
     uint64_t last_position; /* where limited, the last position this question may search */
@@ -2059,14 +2060,16 @@ solver_same(const Solver *self, const SolverEntry *e, const u128 *hands, int to_
     return 1;
 }
 
-/* The entry of a position: the one holding it, or where it goes (a free slot, else the
- * first of its probe window, evicted). An entry is never emptied, and a position goes to
- * the first free slot of its window: so the first free slot met ends the look, the position
- * being in none after it. */
+/* The entry of a position: the one holding it, or where it goes: a free slot, else the
+ * entry of its probe window whose answer took the fewest positions (the table is full there:
+ * that answer is forgotten, and found again by search if it is asked again). An entry is
+ * never emptied, and a position goes to the first free slot of its window: so the first free
+ * slot met ends the look, the position being in none after it. */
 static SolverEntry *
 solver_slot(Solver *self, uint64_t h, const u128 *hands, int to_act, int32_t beat,
             int beat_seat, int side, int *found)
 {
+    SolverEntry *cheapest = NULL;
     for (size_t i = 0; i < SOLVER_PROBE; i++) {
         SolverEntry *e = (SolverEntry *)(self->table + ((h + i) & self->mask) * self->stride);
         if (e->state == 0) {
@@ -2077,9 +2080,12 @@ solver_slot(Solver *self, uint64_t h, const u128 *hands, int to_act, int32_t bea
             *found = 1;
             return e;
         }
+        if (cheapest == NULL || e->work < cheapest->work) {
+            cheapest = e;
+        }
     }
     *found = 0;
-    return (SolverEntry *)(self->table + (h & self->mask) * self->stride);
+    return cheapest;
 }
 
 /* Make room for n more move ids on the stack. */
@@ -2312,6 +2318,7 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
               Py_ssize_t top)
 {
     Lister *lister = self->lister;
+    const uint64_t first = self->positions;
     if (++self->positions > self->last_position && self->limited) {
         self->stop = 4;
         return -1;
@@ -2424,12 +2431,13 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
     }
     /* the slot may have been taken meanwhile by a deeper position: find it again */
     slot = solver_slot(self, h, hands, to_act, beat, beat_seat, side, &found);
-    if (!found && slot->state != 0) {
-        if (++self->evicted > self->mask + 1) {
-            self->stop = 2;
-            return -1;
-        }
+    uint64_t took = self->positions - first + 1;
+    int work = 0;
+    while (took > 1 && work < 63) {
+        took >>= 1;
+        work++;
     }
+    slot->work = (uint8_t)work;
     for (int s = 0; s < n; s++) {
         slot->hands[s] = hands[s];
     }
@@ -2444,7 +2452,8 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
 PyDoc_STRVAR(wins_doc, "wins(hands, to_act, beat, beat_seat, team, goal, side, seconds, "
              "positions=-1) -> int\n\n"
              "1 where side wins the position, 0 where it loses, -1 past the seconds (negative:\n"
-             "none), -2 past the table, -3 past the positions it may search (negative: any).\n"
+             "none), -3 past the positions it may search (negative: any). A full table forgets\n"
+             "the answer that took the fewest positions in the probe window of a new one.\n"
              "hands: one packed set a seat; beat: a play id or -1; team: a byte per seat, its\n"
              "side; goal: a byte per seat, the cards at which it has won. A change of team or\n"
              "goal empties the table.");
@@ -2491,7 +2500,6 @@ Solver_wins(Solver *self, PyObject *args)
     }
     if (changed && self->used) {
         memset(self->table, 0, self->stride * (self->mask + 1));
-        self->evicted = 0;
     }
     if (changed) {
         for (int s = 0; s < n; s++) {
@@ -2509,7 +2517,7 @@ Solver_wins(Solver *self, PyObject *args)
         if (self->stop == 3) {
             return NULL;
         }
-        return PyLong_FromLong(self->stop == 2 ? -2 : self->stop == 4 ? -3 : -1);
+        return PyLong_FromLong(self->stop == 4 ? -3 : -1);
     }
     return PyLong_FromLong(found);
 }

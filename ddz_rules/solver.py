@@ -12,8 +12,11 @@ it acts, and every move of the other side loses where the other side acts) with 
 transposition table, so it answers exactly. It runs in compiled code (``_moves.Solver``, over
 the arrays the compiled lister already reads) where the modules were built and the position
 holds no wild card; :class:`PythonSearch` is its twin, move for move, proved equal by the
-tests, and serves elsewhere. A search has a budget: seconds, and a table of at most so many
-megabytes; past either it answers unknown (``None``) with what it proved so far.
+tests, and serves elsewhere. A search has a table of at most so many megabytes: once full,
+it forgets answers to make room (the compiled table those that took the fewest positions, the
+Python twin its oldest), so it never answers wrong, only searches again what it forgot. Its
+budget is seconds, or positions searched (the same on any machine); past either it answers
+unknown (``None``) with what it proved so far.
 
 >>> from ddz_rules.ruleset import load
 >>> puzzle = Position.of(load("puzzle"), ("A2", "33"), to_act=1, landlord=0)
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -386,7 +390,7 @@ class PythonSearch:
     transposition table of at most ``entries`` positions and a deadline."""
 
     def __init__(self, entries: int, deadline: float | None) -> None:
-        self.table: dict[tuple[Any, ...], bool] = {}
+        self.table: OrderedDict[tuple[Any, ...], bool] = OrderedDict()
         self.entries = entries
         self.deadline = deadline
         self.positions = 0
@@ -416,8 +420,8 @@ class PythonSearch:
             if won == (mover == side):
                 found = won
                 break
-        if len(self.table) >= self.entries:
-            raise OutOfBudget("memory")
+        if len(self.table) >= self.entries:  # full: the oldest answer is forgotten
+            self.table.popitem(last=False)
         self.table[key] = found
         return found
 
@@ -454,7 +458,7 @@ class CompiledSearch:
             bytes(position.goal(s) for s in range(position.ruleset.players)), side, seconds,
             limit)
         if found < 0:
-            raise OutOfBudget({-2: "memory", -3: "positions"}.get(found, "seconds"))
+            raise OutOfBudget("positions" if found == -3 else "seconds")
         return bool(found)
 
 
