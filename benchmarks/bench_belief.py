@@ -39,10 +39,10 @@ from ddz_rules.bots.belief import placed
 from ddz_rules.bots.extreme import WORLDS, ExtremeBot
 from ddz_rules.bots.medium import MediumBot
 from ddz_rules.bots.worlds import replayed, sample_deal
-from ddz_rules.compare.runner import MAX_REDEALS, deal_seed
+from ddz_rules.dealsets import deal_seed
 from ddz_rules.errors import UsageError
 from ddz_rules.game import Hand, Phase
-from ddz_rules.match import next_dealer
+from ddz_rules.match import MAX_REDEALS, next_dealer
 
 DEFAULT_HANDS = 200
 DEFAULT_SEED = 20240601

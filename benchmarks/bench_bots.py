@@ -43,8 +43,9 @@ from bench_plays import machine, machine_line, publish
 
 from ddz_rules.bots.split import python_moves_of
 from ddz_rules.compare import executors
-from ddz_rules.compare.runner import MAX_REDEALS, Task, play_task
+from ddz_rules.compare.runner import Task, play_task
 from ddz_rules.compare.stats import Estimate, paired_difference, proportion_interval
+from ddz_rules.match import MAX_REDEALS
 
 Trace = dict[str, Any]
 

@@ -5,11 +5,13 @@ Usage::
 
     python benchmarks/bench_vs_rlcard.py [--deals D] [--seed S] [--levels standard,medium]
                                          [--model medium|standard|rlcard] [--worlds W]
-                                         [--particles P] [--json FILE]
+                                         [--particles P] [--deal-set FILE] [--json FILE]
 
 Every hand is played under the ``rlcard`` preset: RLCard's play table, no auction (the deal
 names the landlord, who takes the kitty and leads), a stake of 1. Deal ``d`` is dealt from
 ``deal_seed(S, d, 0)`` by seat ``d mod 3``, the deal ``ddz compare`` plays as its hand ``d``;
+with ``--deal-set FILE`` the deals are that set's instead (ours, or DouZero's evaluation
+deals, :mod:`ddz_rules.dealsets`), the games' random draws still seeded by deal number;
 each deal is played twice per level: our level as the landlord against two RLCard agents as
 the peasants, then RLCard's agent as the landlord against two of our level. Our side wins a
 game when its side goes out first.
@@ -64,9 +66,9 @@ from ddz_rules.bots import LEVELS, make_bot
 from ddz_rules.bots.base import Bot
 from ddz_rules.bots.extreme import PARTICLES, ExtremeBot
 from ddz_rules.bots.standard import StandardBot
-from ddz_rules.compare.runner import deal_seed
 from ddz_rules.compare.stats import Estimate, mean_interval, proportion_interval
-from ddz_rules.errors import IllegalActionError
+from ddz_rules.dealsets import deal_seed, read_deals
+from ddz_rules.errors import DdzError, IllegalActionError
 from ddz_rules.game import PASS, Action, Deal, Hand, View
 from ddz_rules.ruleset import Ruleset
 
@@ -232,12 +234,13 @@ class Tally:
 
 
 def play_game(ruleset: Ruleset, seed: int, dealer: int, bot: Bot, ours_landlord: bool,
-              tally: Tally) -> bool:
-    """One game of the deal ``seed``: our level as the landlord (``ours_landlord``) or as the
+              tally: Tally, dealt: Deal | None = None) -> bool:
+    """One game of the deal ``seed`` (or of ``dealt``, a deal set's, the games' random draws
+    still seeded by ``seed``): our level as the landlord (``ours_landlord``) or as the
     peasants, the agent on the other side. True when our side wins."""
     import numpy
 
-    hand = Hand.new(ruleset, seed, dealer=dealer)
+    hand = Hand.new(ruleset, seed, dealer=dealer) if dealt is None else Hand(ruleset, dealt)
     landlord = hand.landlord
     assert landlord is not None  # the rlcard preset has no auction
     kitty = text_of(hand.deal.kitty)
@@ -310,15 +313,18 @@ def our_bot(ruleset: Ruleset, level: str, model: str = "medium", worlds: int | N
 
 
 def run_level(ruleset: Ruleset, level: str, deals: int, seed: int, model: str = "medium",
-              worlds: int | None = None, particles: int | None = None) -> Tally:
-    """Every deal played twice: our ``level`` as the landlord, then as the peasants."""
+              worlds: int | None = None, particles: int | None = None,
+              dealt: Sequence[Deal] = ()) -> Tally:
+    """Every deal played twice: our ``level`` as the landlord, then as the peasants; the
+    deals of a deal set (``dealt``) where given, else seeded ones."""
     bot, name = our_bot(ruleset, level, model, worlds, particles)
     tally = Tally(name)
     start = time.perf_counter()
     for d in range(deals):
         deal = deal_seed(seed, d, 0)
         dealer = d % ruleset.players
-        wins = sum(play_game(ruleset, deal, dealer, bot, ours_landlord, tally)
+        wins = sum(play_game(ruleset, deal, dealer, bot, ours_landlord, tally,
+                             dealt[d] if dealt else None)
                    for ours_landlord in (True, False))
         tally.per_deal.append(wins)
         tally.deals += 1
@@ -443,8 +449,12 @@ def report(meta: dict[str, Any], args: argparse.Namespace, rows: Sequence[dict[s
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=DEFAULT_DEALS,
-                        help=f"duplicate deals per level (default {DEFAULT_DEALS})")
+    parser.add_argument("--deals", type=int,
+                        help=f"duplicate deals per level (default {DEFAULT_DEALS}, or every "
+                             "deal of --deal-set)")
+    parser.add_argument("--deal-set", metavar="FILE",
+                        help="play this deal set's deals (ours, or DouZero's evaluation "
+                             "pickle: ddz deals export) instead of seeded ones")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
                         help=f"run seed (default {DEFAULT_SEED})")
     parser.add_argument("--levels", default=",".join(DEFAULT_LEVELS),
@@ -460,6 +470,17 @@ def main(argv: list[str] | None = None) -> int:
                              "compared with RLCard's at every decision (default 100; 0: none)")
     parser.add_argument("--json", metavar="FILE", help="also write every number to FILE")
     args = parser.parse_args(argv)
+    ruleset = load(RULESET)
+    dealt: tuple[Deal, ...] = ()
+    if args.deal_set is not None:
+        try:
+            dealt = read_deals(args.deal_set, ruleset).deals
+        except DdzError as exc:
+            parser.error(str(exc))
+    if args.deals is None:
+        args.deals = len(dealt) if dealt else DEFAULT_DEALS
+    elif dealt and args.deals > len(dealt):
+        parser.error(f"--deals {args.deals}: {args.deal_set} holds {len(dealt)} deals")
     levels = [level.strip() for level in args.levels.split(",") if level.strip()]
     unknown = [level for level in levels if level not in LEVELS]
     if unknown or not levels or args.deals < 1:
@@ -475,15 +496,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.worlds is not None and args.worlds > particles:
         parser.error(f"--worlds {args.worlds} is more than the {particles} particles the "
                      f"worlds are taken from: raise --particles")
-    ruleset = load(RULESET)
     meta = machine()
     checked = check_adapter(args.check_games)
     start = time.perf_counter()
     rows = [summary(run_level(ruleset, level, args.deals, args.seed, args.model, args.worlds,
-                              args.particles)) for level in levels]
+                              args.particles, dealt)) for level in levels]
     seconds = time.perf_counter() - start
     data = {"meta": {**meta, "rlcard": RLCARD_VERSION, "ruleset": RULESET,
-                     "deals": args.deals, "seed": args.seed, "seconds": seconds,
+                     "deals": args.deals, "deal_set": args.deal_set, "seed": args.seed,
+                     "seconds": seconds,
                      "model": args.model, "worlds": args.worlds, "particles": args.particles},
             "levels": rows, "adapter_check": checked}
     publish(report(meta, args, rows, checked), data, args.json)

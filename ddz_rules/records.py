@@ -112,30 +112,35 @@ def to_record(hand: Hand) -> dict[str, Any]:
         elif isinstance(op, Passed):
             plays.append(PASS)
     d = hand.deal
-    record: dict[str, Any] = {
-        "ruleset": hand.ruleset.id,
-        "seed": d.seed,
-        "dealer": d.dealer,
-        "deal": {"hands": [cards.key_text(h) for h in d.hands], "kitty": cards.key_text(d.kitty),
-                 "undealt": cards.key_text(d.undealt)},
-        "first_bidder": d.first_bidder,
-        "auction": auction,
-        "plays": plays,
-    }
-    if d.wild:
-        record["deal"]["wild"] = "".join(cards.RANKS[r] for r in d.wild)
-    if hand.ruleset.suits:
-        record["deal"]["suited"] = {"hands": [list(h) for h in d.suited],
-                                    "rest": list(d.suited_rest)}
-    if d.marked_card is not None:
-        record["marked_card"] = cards.RANKS[d.marked_card]
-    if d.turned_card is not None:
-        record["turned_card"] = cards.RANKS[d.turned_card]
+    record: dict[str, Any] = {"ruleset": hand.ruleset.id, "seed": d.seed,
+                              **deal_part(hand.ruleset, d), "auction": auction, "plays": plays}
     if call is not None:
         record["partner_call"] = call
     if hand.result is not None:
         record["result"] = hand.result.to_json()
     return record
+
+
+def deal_part(ruleset: Ruleset, d: Deal) -> dict[str, Any]:
+    """The fields of a record that state its deal (``dealer``, ``deal``, ``first_bidder``,
+    and ``marked_card`` or ``turned_card`` where the ruleset has them), in record order: a
+    record's deal, and one line of a deal set (:mod:`ddz_rules.dealsets`)."""
+    part: dict[str, Any] = {
+        "dealer": d.dealer,
+        "deal": {"hands": [cards.key_text(h) for h in d.hands], "kitty": cards.key_text(d.kitty),
+                 "undealt": cards.key_text(d.undealt)},
+        "first_bidder": d.first_bidder,
+    }
+    if d.wild:
+        part["deal"]["wild"] = "".join(cards.RANKS[r] for r in d.wild)
+    if ruleset.suits:
+        part["deal"]["suited"] = {"hands": [list(h) for h in d.suited],
+                                  "rest": list(d.suited_rest)}
+    if d.marked_card is not None:
+        part["marked_card"] = cards.RANKS[d.marked_card]
+    if d.turned_card is not None:
+        part["turned_card"] = cards.RANKS[d.turned_card]
+    return part
 
 
 def ruleset_beside(folder: Path, ruleset: Ruleset,
@@ -224,15 +229,21 @@ def parse_record(raw: bytes, path: str) -> dict[str, Any]:
         at = skip + exc.start
         line = raw.count(b"\n", 0, at) + 1
         raise RecordError(f"{path}:{line}: not UTF-8 text (byte {at})") from None
-    _scan_structure(text, path)
+    return check_shape(parse_json(text, path), path)
+
+
+def parse_json(text: str, where: str, first_line: int = 1) -> Any:
+    """JSON text read as a record is (:func:`_scan_structure` first: no deep nesting, repeated
+    key, huge integer or NaN), or one line naming ``where`` (the file) and the line, counted
+    from ``first_line`` (a deal set's line)."""
+    _scan_structure(text, where, first_line)
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys(path),
-                          parse_constant=_no_constant(path))
+        return json.loads(text, object_pairs_hook=_unique_keys(where),
+                          parse_constant=_no_constant(where))
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
+        raise RecordError(f"{where}:{first_line + exc.lineno - 1}: not JSON: {exc.msg}") from None
     except RecursionError:  # pragma: no cover - _scan_structure bounds the nesting first
-        raise RecordError(f"{path}: not a record: arrays and objects nested too deep") from None
-    return check_shape(data, path)
+        raise RecordError(f"{where}: not a record: arrays and objects nested too deep") from None
 
 
 @dataclass
@@ -245,7 +256,7 @@ class _Open:
     expect_key: bool
 
 
-def _scan_structure(text: str, where: str) -> None:
+def _scan_structure(text: str, where: str, first_line: int = 1) -> None:
     """Refuse, before parsing, what the JSON parser would choke on or silently accept.
 
     One linear pass over the tokens that matter: arrays and objects nested deeper than
@@ -255,7 +266,7 @@ def _scan_structure(text: str, where: str) -> None:
     its line and field. Anything else malformed is left to the parser, which says where.
     """
     stack: list[_Open] = []
-    line, seen = 1, 0
+    line, seen = first_line, 0
 
     def line_at(pos: int) -> int:
         nonlocal line, seen
@@ -432,8 +443,21 @@ def check_shape(data: Any, where: str = "record", expected: str | None = None,
         raise RecordError(f"{where}: {field}a {kind} record where a {expected} record is "
                           f"expected (a {expected} record holds {_HOLDS[expected]})")
     schema = match_record_schema() if kind == "match" else record_schema()
-    errors = sorted(strict_validator(schema).iter_errors(data),
-                    key=lambda e: list(map(str, e.absolute_path)))
+    schema_fault(strict_validator(schema), data, where, at)
+    seed = data.get("seed")
+    if is_match_record(data) and seed is not None and not is_seed(seed):
+        raise RecordError(f"{where}: field {_dotted((*at, 'seed'))}: {_SHORT.repr(seed)}; a "
+                          f"match record's seed is the run seed, {SEED_RANGE}")
+    if kind == "match":
+        for number, hand in enumerate(data["hands"]):
+            check_shape(hand, where, "hand", (*at, "hands", number))
+    return data
+
+
+def schema_fault(validator: Any, data: Any, where: str, at: tuple[str | int, ...] = ()) -> None:
+    """Raise the first of ``data``'s faults against ``validator``'s schema as one line naming
+    ``where`` and the field (``at``: where ``data`` sits in its document), if it has any."""
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         error = errors[0]
         message = error.message
@@ -445,14 +469,6 @@ def check_shape(data: Any, where: str = "record", expected: str | None = None,
         if len(message) > MAX_MESSAGE:
             message = message[:MAX_MESSAGE] + "..."
         raise RecordError(f"{where}: field {_dotted((*at, *error.absolute_path))}: {message}")
-    seed = data.get("seed")
-    if is_match_record(data) and seed is not None and not is_seed(seed):
-        raise RecordError(f"{where}: field {_dotted((*at, 'seed'))}: {_SHORT.repr(seed)}; a "
-                          f"match record's seed is the run seed, {SEED_RANGE}")
-    if kind == "match":
-        for number, hand in enumerate(data["hands"]):
-            check_shape(hand, where, "hand", (*at, "hands", number))
-    return data
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from ddz_rules import cards, duties
 from ddz_rules.auction import Auction, new_auction
 from ddz_rules.errors import AuctionTooLarge
 from ddz_rules.game import (
+    Deal,
     Hand,
     advantage_of,
     bidder_draw,
@@ -93,13 +94,16 @@ class RandomHand:
         return hand
 
 
-def play_random(ruleset: Ruleset, seed: int, dealer: int = 0) -> Hand:
-    """Deal with ``seed`` and play to the end, every seat choosing uniformly at random."""
-    return _play_in_python(ruleset, seed, dealer)[0]
+def play_random(ruleset: Ruleset, seed: int, dealer: int = 0, dealt: Deal | None = None
+                ) -> Hand:
+    """Deal with ``seed`` (or play the deal ``dealt``) and play to the end, every seat
+    choosing uniformly at random."""
+    return _play_in_python(ruleset, seed, dealer, dealt)[0]
 
 
-def _play_in_python(ruleset: Ruleset, seed: int, dealer: int) -> tuple[Hand, list[int]]:
-    hand = Hand.new(ruleset, seed, dealer)
+def _play_in_python(ruleset: Ruleset, seed: int, dealer: int, dealt: Deal | None = None
+                    ) -> tuple[Hand, list[int]]:
+    hand = Hand.new(ruleset, seed, dealer) if dealt is None else Hand(ruleset, dealt)
     rng = random.Random(seed ^ CHOICE_SEED)
     choices: list[int] = []
     while hand.result is None:

@@ -1,19 +1,20 @@
 """Whole hands with uniformly random legal players: a smoke test of every ruleset at scale.
 
 Hand ``i`` of a run with seed ``S`` is dealt from seed ``hand_seed(S, i)`` with the deal
-passing round the table, so a run is reproducible hand by hand.
+passing round the table, so a run is reproducible hand by hand. Given a deal set
+(:mod:`ddz_rules.dealsets`), hand ``i`` is its deal ``i`` instead, played once.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ddz_rules.errors import Named, UsageError
-from ddz_rules.game import Hand
+from ddz_rules.game import Deal, Hand
 from ddz_rules.match import next_dealer
 from ddz_rules.outputs import write_new
 from ddz_rules.records import record_text, ruleset_beside, to_record
@@ -116,8 +117,17 @@ class Summary:
         }
 
 
-def simulate(ruleset: Ruleset, hands: int, seed: int, records: Path | None = None) -> Summary:
-    """Play ``hands`` hands at random; write every deal's record to ``records`` if given.
+def dealt_hands(ruleset: Ruleset, deals: Sequence[Deal], seed: int) -> Iterator[Hand]:
+    """Each of ``deals`` played once (a deal thrown in is counted so, not dealt again), the
+    choices of hand ``i`` drawn as those of the seeded run's hand ``i``."""
+    for index, dealt in enumerate(deals):
+        yield play_random(ruleset, hand_seed(seed, index), dealt=dealt)
+
+
+def simulate(ruleset: Ruleset, hands: int, seed: int, records: Path | None = None,
+             deals: Sequence[Deal] | None = None) -> Summary:
+    """Play ``hands`` hands at random (with ``deals``, its first ``hands`` deals); write
+    every deal's record to ``records`` if given.
 
     Each record is written whole or not at all, and never over a file that is there already
     unless that file is the same record (:func:`~ddz_rules.outputs.write_new`: running the same
@@ -130,7 +140,12 @@ def simulate(ruleset: Ruleset, hands: int, seed: int, records: Path | None = Non
     if records is not None:
         named = _prepare(records, ruleset)
     written = 0
-    for index, hand in enumerate(random_hands(ruleset, hands, seed)):
+    if deals is not None and hands > len(deals):
+        raise UsageError(Named("hands"), f" is {hands}, but the deal set holds {len(deals)} "
+                         "deals")
+    played = (random_hands(ruleset, hands, seed) if deals is None
+              else dealt_hands(ruleset, deals[:hands], seed))
+    for index, hand in enumerate(played):
         assert hand.result is not None
         summary.add(hand.result)
         if records is not None:

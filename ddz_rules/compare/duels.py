@@ -18,10 +18,11 @@ import random
 from dataclasses import dataclass
 
 from ddz_rules.bots import make_bot
-from ddz_rules.compare.runner import MAX_REDEALS, check_bots, deal_seed
+from ddz_rules.compare.runner import check_bots
 from ddz_rules.compare.stats import Estimate, mean_interval
+from ddz_rules.dealsets import deal_seed
 from ddz_rules.game import Hand
-from ddz_rules.match import next_dealer
+from ddz_rules.match import MAX_REDEALS, next_dealer
 from ddz_rules.ruleset import Ruleset
 
 

@@ -11,8 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ddz_rules.compare.runner import MAX_REDEALS, OPEN_CARDS
+from ddz_rules.compare.runner import OPEN_CARDS
 from ddz_rules.compare.stats import interval_name
+from ddz_rules.match import MAX_REDEALS
 
 Trace = dict[str, Any]
 

@@ -255,8 +255,9 @@ def run_line(run: dict[str, Any]) -> str:
         return (f"{', '.join(run['rulesets'])}: {run['matches']} matches each, "
                 f"{run['stronger']} against {run['weaker']} (one seat {run['stronger']}, "
                 f"the others {run['weaker']}, the seat rotating), seed {run['seed']}")
+    dealt = f", the deals of {run['deals']}" if run.get("deals") else ""
     return (f"{', '.join(run['rulesets'])}: {run['hands']} hands each, bots {run['bots']}, "
-            f"seed {run['seed']}")
+            f"seed {run['seed']}{dealt}")
 
 
 def plots(summary: dict[str, Any], folder: Path) -> list[Path]:

@@ -61,7 +61,7 @@ TRACE_SCHEMA: dict[str, Any] = {
         "scores": {"type": "array", "items": {"type": "integer"}},
         "decisions": _count, "tricks": _count, "lead_changes": _count,
         "decisive_at": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
-        "redeals": _count, "deal_seed": {"type": "integer"},
+        "redeals": _count, "deal_seed": {"type": ["integer", "null"]},
         # With no landlord (``winner`` "first_out"): the first player out, the cards each seat
         # held at the end, the seats shut out, the bombs played, and (where
         # ``scoring.liability`` applies) the seat that paid for all, if one did.

@@ -22,6 +22,7 @@ from typing import Any
 from ddz_rules.compare import executors
 from ddz_rules.compare.results import TRACES, ResultsFile, RowCheck, RowKind, Trace
 from ddz_rules.compare.runner import Task, check_bots, prepare_bots, ruleset_digest
+from ddz_rules.dealsets import DealSet, read_deals
 from ddz_rules.errors import DdzError, Named, RunFailed, UsageError
 from ddz_rules.ruleset import Ruleset, load, names_a_file
 
@@ -52,23 +53,55 @@ class RunSpec:
     """What a run plays: rulesets (ids or files), hands per ruleset, bot level, seed."""
 
     rulesets: tuple[str, ...]
-    hands: int
+    #: Hands per ruleset; None with ``deals``: every deal of the set.
+    hands: int | None
     bots: str
     seed: int
     #: Whether each hand's endgame is judged with every card open (the open-hand measure).
     open_hand: bool = False
-
-    def check(self) -> None:
-        """Refuse a run that cannot be played, before anything is played."""
-        self.resolve()
+    #: A deal set (:mod:`ddz_rules.dealsets`) whose deals the hands are dealt, in order,
+    #: instead of seeded deals, and its format (None: the one its first byte shows).
+    deals: str | None = None
+    deals_format: str | None = None
 
     def resolve(self) -> tuple[Entrant, ...]:
         """Load every ruleset once and check the run: hands, bots, and one id per ruleset."""
         return self._entrants
 
+    @property
+    def played(self) -> int:
+        """Hands played per ruleset: ``hands``, or every deal of the deal set."""
+        hands = self.hands
+        if hands is None:
+            sets = self._dealsets
+            if not sets:
+                raise UsageError(Named("hands"), " is needed where no deal set is given")
+            hands = len(next(iter(sets.values())).deals)
+        return hands
+
+    @cached_property
+    def _dealsets(self) -> dict[str, DealSet]:
+        """The deal set as each ruleset deals it (empty without one)."""
+        if self.deals is None:
+            return {}
+        return {e.id: read_deals(self.deals, e.ruleset, self.deals_format)
+                for e in self._entrants}
+
+    def _check_hands(self) -> None:
+        hands = self.played
+        if not 1 <= hands <= MAX_HANDS:
+            raise UsageError(Named("hands"), f" must be between 1 and {MAX_HANDS:,}, got "
+                             f"{hands} "
+                             "(every hand's result is held for the paired differences; for "
+                             "more, run several seeds)")
+        for dealset in self._dealsets.values():
+            if hands > len(dealset.deals):
+                raise UsageError(Named("hands"), f" is {hands}, but {self.deals} holds "
+                                 f"{len(dealset.deals)} deals")
+
     @cached_property
     def _entrants(self) -> tuple[Entrant, ...]:
-        if not 1 <= self.hands <= MAX_HANDS:
+        if self.hands is not None and not 1 <= self.hands <= MAX_HANDS:
             raise UsageError(Named("hands"), f" must be between 1 and {MAX_HANDS:,}, got "
                              f"{self.hands} "
                              "(every hand's result is held for the paired differences; for "
@@ -93,17 +126,26 @@ class RunSpec:
             prepare_bots(entrant.ruleset, [self.bots])
         return tuple(entrants)
 
+    def check(self) -> None:
+        """Refuse a run that cannot be played, before anything is played: every ruleset,
+        the bots, the hands and the deal set."""
+        self.resolve()
+        self._check_hands()
+
     @property
     def identity(self) -> dict[str, Any]:
         """What makes two runs' hands the same hands: rulesets (by content), bots, seed."""
         found = {"rulesets": [e.id for e in self.resolve()], "bots": self.bots,
                  "seed": self.seed, "digests": {e.id: e.digest for e in self.resolve()}}
+        if self.deals is not None:
+            found["deals"] = next(iter(self._dealsets.values())).digest
         return {**found, "open_hand": True} if self.open_hand else found
 
     def header(self) -> dict[str, Any]:
         """The run as reports show it (the number of hands included)."""
-        return {"run": {"rulesets": [e.id for e in self.resolve()], "hands": self.hands,
-                        "bots": self.bots, "seed": self.seed}}
+        run = {"rulesets": [e.id for e in self.resolve()], "hands": self.played,
+               "bots": self.bots, "seed": self.seed}
+        return {"run": {**run, "deals": self.deals} if self.deals else run}
 
     def loaded(self) -> dict[str, Ruleset]:
         """Each ruleset by id, as loaded once for the run."""
@@ -115,9 +157,12 @@ class RunSpec:
         run's time) is the whole run's, not that of its first ruleset. A hand's trace
         depends only on its task, so the order changes no result."""
         entrants = self.resolve()
+        self._check_hands()
+        sets = self._dealsets
         return [Task(e.reference, self.bots, self.seed, i, digest=e.digest,
-                     open_hand=self.open_hand)
-                for i in range(self.hands) for e in entrants]
+                     open_hand=self.open_hand,
+                     deal=sets[e.id].deals[i] if sets else None)
+                for i in range(self.played) for e in entrants]
 
 
 #: Most hands per ruleset in one run: each hand's trace is kept in memory (about 1.5 kB) for
@@ -136,7 +181,7 @@ def execute(spec: RunSpec, *, workers: int = 1, scheduler: str | None = None,
     done = run_tasks(spec.tasks(), lambda t: (by_reference[t.ruleset], t.index),
                      spec.identity, workers=workers, scheduler=scheduler, out=out,
                      resume=resume, progress=progress)
-    return {e.id: [done[(e.id, i)] for i in range(spec.hands)] for e in entrants}
+    return {e.id: [done[(e.id, i)] for i in range(spec.played)] for e in entrants}
 
 
 def run_tasks(tasks: Sequence[Any], key: Callable[[Any], tuple[str, int]],

@@ -18,24 +18,18 @@ from typing import Any
 from ddz_rules import cards
 from ddz_rules.bots import BOT_PLAYERS, LEVELS, make_bot
 from ddz_rules.bots.base import Bot
+from ddz_rules.dealsets import deal_seed
 from ddz_rules.errors import UsageError
-from ddz_rules.game import Called, Hand, Passed, Played, Said
-from ddz_rules.match import next_dealer
+from ddz_rules.game import Called, Deal, Hand, Passed, Played, Said
+from ddz_rules.match import MAX_REDEALS, next_dealer
 from ddz_rules.ruleset import Ruleset, load
 from ddz_rules.solver import landlord_wins, of_hand
 
-#: Player counts the bots can play.
-MAX_REDEALS = 64
 #: The open-hand value is judged at the first position of a hand whose hands hold at most
 #: this many cards in all, every card open, within this budget (past it: unknown).
 OPEN_CARDS = 20
 OPEN_SECONDS = 1.0
 OPEN_MEMORY_MB = 16
-
-
-def deal_seed(seed: int, index: int, attempt: int) -> int:
-    """The deal seed of attempt ``attempt`` at hand ``index`` of a run seeded ``seed``."""
-    return (seed * 1_000_003 + index) * MAX_REDEALS + attempt
 
 
 @dataclass(frozen=True)
@@ -58,6 +52,9 @@ class Task:
     digest: str | None = None
     #: Judge the hand's endgame with every card open (:func:`open_value`).
     open_hand: bool = False
+    #: The deal to play (from a deal set), instead of the seeded one; a hand thrown in is
+    #: dealt again from the seed, as without a deal set.
+    deal: Deal | None = None
 
     @property
     def levels(self) -> tuple[str, ...]:
@@ -118,9 +115,14 @@ def play_task(task: Task) -> dict[str, Any]:
     peasant_bot = bot_for(task.ruleset, task.peasant_bot or task.bots, task.digest)
     redeals = 0
     dealer = task.index % ruleset.players  # hand i is dealt by seat i, as in a match
+    if task.deal is not None:
+        dealer = task.deal.dealer
     while True:
         seed = deal_seed(task.seed, task.index, redeals)
-        hand = Hand.new(ruleset, seed, dealer=dealer)
+        if task.deal is not None and redeals == 0:
+            hand = Hand(ruleset, task.deal)
+        else:
+            hand = Hand.new(ruleset, seed, dealer=dealer)
         rng = random.Random(seed ^ 0xB075)
         judged: bool | None = None
         reached = False
@@ -141,7 +143,7 @@ def play_task(task: Task) -> dict[str, Any]:
         redeals += 1
         dealer = next_dealer(ruleset, dealer, thrown_in=True)  # match.rotation
     trace = trace_of(hand)
-    trace.update(ruleset=ruleset.id, index=task.index, redeals=redeals, deal_seed=seed,
+    trace.update(ruleset=ruleset.id, index=task.index, redeals=redeals, deal_seed=hand.deal.seed,
                  dealer=dealer)
     if task.open_hand:
         trace["open_value"] = None if judged is None else int(judged)

@@ -101,9 +101,9 @@ plays) the eventual winner took the lead for the last time.
 $ {command()}
 ```
 
-{plural(len(names), "ruleset")}, {plural(STANDARD.hands, "hand")} each (seed {STANDARD.seed}), every
-seat played by the `{STANDARD.bots}` bot. This run is played while this site is built, so it is
-kept small. The README shows a run ten times larger, {number(README_RUN.hands)} hands of each
+{plural(len(names), "ruleset")}, {plural(STANDARD.played, "hand")} each (seed {STANDARD.seed}),
+every seat played by the `{STANDARD.bots}` bot. This run is played while this site is built, so it
+is kept small. The README shows a run ten times larger, {number(README_RUN.played)} hands of each
 ruleset with seed {README_RUN.seed}:
 
 ```console
