@@ -15,6 +15,7 @@ family ``none`` takes no word at all: it is over as soon as it starts (:class:`N
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from ddz_rules.errors import IllegalActionError
@@ -38,6 +39,8 @@ class Auction:
     players: int
     first: int
     first_bidder_on_all_pass: bool = False
+    #: The bid the first speaker holds when ``auction.all_pass`` makes him landlord.
+    all_pass_bid: int = 0
     history: list[tuple[int, str]] = field(default_factory=list)
     to_act: int = 0
     done: bool = False
@@ -78,7 +81,7 @@ class Auction:
     def _finish(self, outcome: AuctionOutcome) -> None:
         """End the auction. Where nobody bid or called, ``auction.all_pass`` decides."""
         if outcome.landlord is None and self.first_bidder_on_all_pass:
-            outcome = AuctionOutcome(self.first)
+            outcome = AuctionOutcome(self.first, bid=self.all_pass_bid)
             self.landlord_by_all_pass = True
         self.done = True
         self.result = outcome
@@ -358,9 +361,12 @@ class Leaderless(Auction):
 
 def new_auction(ruleset: Ruleset, first: int) -> Auction:
     """The auction a ruleset's ``auction.family`` names, with the first bidder to speak."""
-    on_all_pass = ruleset.all_pass == "first_bidder_landlord"
+    on_all_pass = ruleset.all_pass != "redeal"
+    lowest = (ruleset.bids[0] if ruleset.all_pass == "first_bidder_lowest_bid" and ruleset.bids
+              else 0)
     family = ruleset.auction_family
-    common = {"players": ruleset.players, "first": first, "first_bidder_on_all_pass": on_all_pass}
+    common = {"players": ruleset.players, "first": first, "first_bidder_on_all_pass": on_all_pass,
+              "all_pass_bid": lowest}
     if family == "single_round":
         return SingleRound(**common, bids=ruleset.bids)  # type: ignore[arg-type]
     if family == "open_consecutive_passes":
@@ -378,3 +384,37 @@ def new_auction(ruleset: Ruleset, first: int) -> Auction:
         assert ruleset.fixed_bid is not None  # the ruleset's loading requires it
         return NoAuction(**common, bid=ruleset.fixed_bid)  # type: ignore[arg-type]
     raise ValueError(f"unknown auction family {family!r}")  # the schema forbids it
+
+
+#: Words :func:`cheapest_auction` looks ahead at most: every bundled auction names a
+#: landlord at its lowest stake in fewer.
+CHEAPEST_WORDS = 12
+
+
+def cheapest_auction(ruleset: Ruleset, first: int, landlord: int) -> tuple[str, ...] | None:
+    """The words of an auction opened by ``first`` that make ``landlord`` the landlord at the
+    lowest stake (the lowest bid, then the fewest robs and grabs, then the fewest words), or
+    None where none of at most :data:`CHEAPEST_WORDS` words does: how a record is made of a
+    game whose auction was not kept (an imported replay).
+
+    >>> cheapest_auction(load("classic"), first=0, landlord=1)
+    ('pass', '1', 'pass')
+    """
+    best: tuple[tuple[int, int, int], tuple[str, ...]] | None = None
+    frontier: list[tuple[tuple[str, ...], Auction]] = [((), new_auction(ruleset, first))]
+    while frontier:
+        words, auction = frontier.pop()
+        if auction.done:
+            outcome = auction.outcome()
+            if outcome.landlord == landlord:
+                cost = (outcome.bid, outcome.robs + outcome.grabs, len(words))
+                if best is None or cost < best[0]:
+                    best = (cost, words)
+            continue
+        if len(words) == CHEAPEST_WORDS:
+            continue
+        for word in auction.legal():
+            following = copy.deepcopy(auction)
+            following.apply(word)
+            frontier.append(((*words, word), following))
+    return None if best is None else best[1]
