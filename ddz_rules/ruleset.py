@@ -1275,6 +1275,10 @@ def _stake(data: Mapping[str, Any], sides: str, auction: _AuctionRules,
             and family != "none"):
         raise fail("when nobody bids there is no bid to be the base; use base 'one'",
                    "auction", "all_pass", "value")
+    if (auction.all_pass == "first_bidder_lowest_bid" and not auction.bids
+            and family != "none"):
+        raise fail(f"the {family} auction has no bids, so none is the lowest; use "
+                   "'first_bidder_landlord'", "auction", "all_pass", "value")
     if base_rule == "bid" and not auction.bids and auction.fixed_bid is None:
         raise fail(f"a base of 'bid' needs bids, and the {family} auction has none",
                    "scoring", "base", "value")
