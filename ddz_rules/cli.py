@@ -19,6 +19,7 @@ one's ``--help``):
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import logging
 import os
@@ -31,8 +32,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ddz_rules import __version__, cards, duties
+from ddz_rules.dealsets import FORMATS, export_deals, read_deals, seeded_deals
 from ddz_rules.errors import CardError, DdzError, IllegalPlayError, Named, UsageError
 from ddz_rules.match import led_alone
+from ddz_rules.outputs import write_new
 from ddz_rules.records import (
     check_seed,
     is_match_record,
@@ -43,6 +46,7 @@ from ddz_rules.records import (
 )
 from ddz_rules.reports import EXAMPLES, check_report, diff_report
 from ddz_rules.ruleset import bundled_ids, load, stated_inert
+from ddz_rules.showdown import IMPORT_FORMATS
 from ddz_rules.simulate import simulate
 from ddz_rules.solver import MEMORY_MB, Position, Solution, Step, solve
 from ddz_rules.solver import role as solver_role
@@ -510,6 +514,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not args.serve and (args.host is not None or args.port is not None):
         raise UsageError("--host and --port go with --serve")
     record = read_record(args.record)
+    if args.ruleset is not None:
+        if is_match_record(record):
+            raise UsageError("--ruleset judges a hand record under another ruleset; a match "
+                             "record's hands are judged under its own")
+        load(args.ruleset)  # an unknown ruleset is refused as the option's, not the record's
+        record = {**record, "ruleset": args.ruleset}
     if args.serve:
         ruleset_of(record, args.record)  # a ruleset that cannot be read: refused before serving
         return _serve_replay(args)
@@ -600,11 +610,15 @@ def _first_out_result_text(result: dict[str, Any]) -> str:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    if not 1 <= args.hands <= MAX_SIMULATED:
-        raise UsageError(f"--hands must be between 1 and {MAX_SIMULATED:,}, got {args.hands}")
     ruleset = load(args.ruleset)
-    summary = simulate(ruleset, args.hands, args.seed,
-                       Path(args.records) if args.records else None)
+    deals = None
+    if args.deals is not None:
+        deals = read_deals(args.deals, ruleset, args.deals_format).deals
+    hands = args.hands if args.hands is not None else len(deals) if deals else 1000
+    if not 1 <= hands <= MAX_SIMULATED:
+        raise UsageError(f"--hands must be between 1 and {MAX_SIMULATED:,}, got {hands}")
+    summary = simulate(ruleset, hands, args.seed,
+                       Path(args.records) if args.records else None, deals)
     payload = summary.to_json(ruleset.players - 1)
 
     def text() -> str:
@@ -648,7 +662,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from ddz_rules.compare import report
     from ddz_rules.compare.run import RunSpec, execute
 
-    spec = RunSpec(tuple(args.rulesets), args.hands, args.bots, args.seed, args.open_hand)
+    hands = args.hands if args.hands is not None or args.deals else 1000
+    spec = RunSpec(tuple(args.rulesets), hands, args.bots, args.seed, args.open_hand,
+                   args.deals, args.deals_format)
     versus = _match_levels(args)
     if versus is None:
         spec.check()  # every ruleset loaded and checked before a hand is played
@@ -812,7 +828,6 @@ def _matches_text(summary: dict[str, Any], ruleset: Any) -> str:
 
 
 def _write_match_record(path: Path, row: dict[str, Any], ruleset: Any, seed: int) -> None:
-    from ddz_rules.outputs import write_new
     from ddz_rules.records import record_text, ruleset_beside
 
     try:
@@ -1132,7 +1147,10 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     _question_commands(add)
+    _exchange_commands(add)
+    _botzone_command(add)
     _run_commands(add)
+    _deals_command(add)
     _rate_command(add)
     _play_command(add)
     return parser
@@ -1214,6 +1232,8 @@ def _question_commands(add: Add) -> None:
     p = add("replay", cmd_replay, "Check a hand record action by action, or a match record "
             "hand by hand, and print its result.")
     p.add_argument("record", metavar="RECORD.json")
+    p.add_argument("-r", "--ruleset", help="judge the hand under this ruleset (a bundled id) "
+                   "instead of the one the record names")
     p.add_argument("--serve", action="store_true", help="step through the record on a page "
                    "of the browser table instead (needs the play extra): forward, back and "
                    "trick by trick, every hand shown; Ctrl+C stops the server")
@@ -1227,6 +1247,120 @@ def _question_commands(add: Add) -> None:
                 "give, or another usage error; " + EXIT_INTERRUPTED)
 
 
+def _exchange_commands(add: Add) -> None:
+    """export and import: hand records to and from other projects' replays."""
+    p = add("export", cmd_export, "Write a hand record as another project's replay: "
+            "rlcard-showdown's replay JSON, which its Dou Dizhu replay view loads.")
+    p.add_argument("record", metavar="RECORD.json")
+    p.add_argument("--format", choices=("showdown",), default="showdown", metavar="FORMAT",
+                   help="showdown (rlcard-showdown's replay; the default and only one)")
+    p.add_argument("--out", metavar="FILE", type=_path, help="write it to FILE (default: "
+                   "print it; " + NEVER_OVERWRITTEN + ")")
+    p = add("import", cmd_import, "Read another project's replay as a hand record, which "
+            "ddz replay then judges: rlcard-showdown's replay JSON, or RLCard's trace of a "
+            "game.")
+    p.add_argument("file", metavar="REPLAY")
+    p.add_argument("--format", choices=IMPORT_FORMATS, required=True, metavar="FORMAT",
+                   help="showdown (rlcard-showdown's replay) or rlcard-trace (RLCard's "
+                        "hand_cards, trace and seen_cards as JSON)")
+    p.add_argument("-r", "--ruleset", help="the record's ruleset, a bundled id (default: the "
+                   "one the replay names, else rlcard, RLCard's game)")
+    p.add_argument("--kitty", metavar="CARDS", help="the three of the landlord's cards that "
+                   "were the kitty, where the replay does not say (default: his three highest)")
+    p.add_argument("--out", metavar="FILE", type=_path, help="write the record to FILE "
+                   "(default: print it; " + NEVER_OVERWRITTEN + ")")
+    p.epilog = ("A move the ruleset does not allow is kept in the record and named on stderr; "
+                "ddz replay judges the record. Exit codes: 0 the record was made; "
+                + EXIT_USAGE + EXIT_INTERRUPTED)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from ddz_rules.showdown import to_showdown
+
+    replay_data = to_showdown(read_record(args.record), args.record)
+    text = json.dumps(replay_data, ensure_ascii=False) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    write_new(Path(args.out), text, "name a new file")
+    _emit(args, {"file": args.out, "format": args.format},
+          lambda: f"{args.out}: the rlcard-showdown replay of {args.record}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from ddz_rules.showdown import read_replay, record_json
+
+    imported = read_replay(args.file, args.format, args.ruleset, args.kitty)
+    text = record_json(imported)
+    if imported.fault is not None:
+        index, reason = imported.fault
+        print(f"ddz: note: action {index} of the record is not allowed by "
+              f"{imported.record['ruleset']}: {reason} (ddz replay judges the record)",
+              file=sys.stderr)
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    write_new(Path(args.out), text, "name a new file")
+    _emit(args, {"file": args.out, "format": args.format, "ruleset": imported.record["ruleset"],
+                 "actions": len(imported.record["auction"]) + len(imported.record["plays"])},
+          lambda: f"{args.out}: the hand record of {args.file}, under "
+                  f"{imported.record['ruleset']}")
+    return 0
+
+
+def _botzone_command(add: Add) -> None:
+    """botzone: a bot for Botzone's Fight the Landlord games."""
+    p = add("botzone", cmd_botzone, "A Botzone bot: read one Fight the Landlord (or Fight the "
+            "Landlord 2) input on standard input, print the answer, a legal play of its own "
+            "cards ([] to pass) or a bid, as Botzone's JSON.")
+    p.add_argument("input", nargs="?", metavar="INPUT", help="read the input from this file "
+                   "instead of standard input (to try a request by hand)")
+    p.add_argument("-r", "--ruleset", help="the rules to play by (default: botzone for Fight "
+                   "the Landlord 2's requests, botzone-ftl1 for Fight the Landlord's)")
+    p.add_argument("--level", default="extreme", help="the bot: random, standard, medium, "
+                   "extreme (default extreme, the strongest: a fifth of a second a turn at most "
+                   "on one core, within Botzone's time)")
+    p.add_argument("--seed", type=_seed, help="seed of the bot's draws (default: the input's "
+                   "digest, so one input always gets one answer)")
+    p.add_argument("--keep-running", action="store_true", help="Botzone's long-running mode: "
+                   "after each answer, print its keep-running line and read the next request "
+                   "alone, until standard input ends")
+    p.epilog = ("The output is Botzone's JSON, --json or not. Exit codes: 0 answered; 2 a "
+                "malformed or impossible input (one line on stderr naming the request and the "
+                "field; no answer is printed), or another usage error; " + EXIT_INTERRUPTED)
+
+
+def cmd_botzone(args: argparse.Namespace) -> int:
+    from ddz_rules.bots.botzone import MAX_INPUT_BYTES, main_loop
+    from ddz_rules.errors import RecordError
+
+    if args.input is not None:
+        from ddz_rules.inputs import read_bounded
+
+        whole = read_bounded(args.input, MAX_INPUT_BYTES,
+                             lambda reason: RecordError(f"{args.input}: {reason}"))
+        stream: Any = io.BytesIO(whole)
+    else:
+        stream = sys.stdin.buffer
+
+    def read_line() -> str:
+        raw: bytes = (stream.readline(MAX_INPUT_BYTES + 1) if args.keep_running
+                      else stream.read(MAX_INPUT_BYTES + 1))
+        if len(raw) > MAX_INPUT_BYTES:
+            raise RecordError(f"input: over {MAX_INPUT_BYTES} bytes; a Botzone input is smaller")
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"input: not UTF-8 text (byte {exc.start})") from None
+
+    def write(line: str) -> None:
+        print(line, flush=True)
+
+    main_loop(read_line, write, args.level, args.ruleset, args.seed, args.keep_running)
+    return 0
+
+
 def _address_options(p: argparse.ArgumentParser) -> None:
     """``--host`` and ``--port``: where a command with ``--serve`` listens."""
     p.add_argument("--host", metavar="H", help="with --serve: the name or address to listen "
@@ -1235,18 +1369,88 @@ def _address_options(p: argparse.ArgumentParser) -> None:
                    "1 to 65535 (default 8000)")
 
 
+def _deals_options(p: argparse.ArgumentParser) -> None:
+    """``--deals`` and ``--deals-format``: play the deals of a deal set."""
+    p.add_argument("--deals", metavar="FILE", type=_path, help="play the deals of this deal "
+                   "set, in order, instead of seeded ones: ours (JSON Lines, ddz deals "
+                   "export) or DouZero's evaluation pickle")
+    p.add_argument("--deals-format", choices=FORMATS, metavar="FORMAT",
+                   help="the deal set's format (default: the one its first byte shows)")
+    refuse(p, lambda a: a.deals_format is not None and a.deals is None,
+           "--deals-format says how to read --deals FILE; give the file")
+
+
+def _deals_command(add: Add) -> None:
+    """deals: deal sets written and checked."""
+    p = add("deals", cmd_deals, "Deal sets: export writes N seeded deals of the ruleset "
+            "(those ddz compare plays with the same seed) or the deals of --from FILE, as ours "
+            "(JSON Lines) or as DouZero's evaluation pickle; check reads a set as the ruleset "
+            "deals it and says what it holds.", ruleset=True)
+    p.add_argument("action", choices=("export", "check"), metavar="ACTION",
+                   help="export (write DEALS) or check (read DEALS)")
+    p.add_argument("file", metavar="DEALS", type=_path, help="the deal-set file")
+    p.add_argument("--format", choices=FORMATS, metavar="FORMAT",
+                   help="jsonl (ours) or douzero (DouZero's pickle); default: jsonl to export, "
+                        "and to check, the one the file's first byte shows")
+    p.add_argument("--count", type=int, metavar="N", help="export: seeded deals to write")
+    p.add_argument("--seed", type=_seed, help="export: the run seed of the deals (default 0)")
+    p.add_argument("--from", dest="source", metavar="FILE", type=_path,
+                   help="export: write the deals of this deal set instead")
+    p.add_argument("--from-format", choices=FORMATS, metavar="FORMAT",
+                   help="export: the format of --from FILE (default: the one its first byte "
+                        "shows)")
+    refuse(p, lambda a: a.action == "export" and (a.count is None) == (a.source is None),
+           "export takes --count N (seeded deals) or --from FILE (another set's deals), one")
+    refuse(p, lambda a: a.action == "check" and (
+        a.count is not None or a.source is not None or a.seed is not None),
+           "check reads DEALS: --count, --seed and --from go with export")
+    refuse(p, lambda a: a.from_format is not None and a.source is None,
+           "--from-format says how to read --from FILE; give the file")
+    refuse(p, lambda a: a.seed is not None and a.source is not None,
+           "--seed seeds the deals of --count N; --from FILE's deals are the file's")
+    p.epilog = (f"{NEVER_OVERWRITTEN.capitalize()}. Exit codes: 0 done; " + EXIT_USAGE
+                + EXIT_INTERRUPTED)
+
+
+def cmd_deals(args: argparse.Namespace) -> int:
+    ruleset = load(args.ruleset)
+    if args.action == "export":
+        if args.source is not None:
+            deals = read_deals(args.source, ruleset, args.from_format).deals
+        else:
+            deals = tuple(seeded_deals(ruleset, args.count, args.seed or 0))
+        form = args.format or "jsonl"
+        written = export_deals(ruleset, deals, Path(args.file), form)
+        payload = {"file": args.file, "format": form, "deals": len(deals),
+                   "ruleset": ruleset.id, "written": written}
+        _emit(args, payload, lambda: f"{args.file}: {len(deals)} deals of {ruleset.id} in "
+              f"the {form} format" + ("" if written else " (already there, kept)"))
+        return 0
+    dealset = read_deals(args.file, ruleset, args.format)
+    payload = {"file": args.file, "format": dealset.format, "deals": len(dealset.deals),
+               "ruleset": ruleset.id, "digest": dealset.digest}
+    _emit(args, payload, lambda: f"{args.file}: {len(dealset.deals)} deals in the "
+          f"{dealset.format} format, each a deal {ruleset.id} can play (digest "
+          f"{dealset.digest})")
+    return 0
+
+
 def _run_commands(add: Add) -> None:
     """simulate, compare and match: runs of hands or matches."""
     p = add("simulate", cmd_simulate, "Play hands with uniformly random legal players and "
             "summarise them.", ruleset=True)
-    p.add_argument("--hands", type=int, default=1000, help="hands to play (default 1000)")
+    p.add_argument("--hands", type=int, help="hands to play (default 1000, or every deal of "
+                   "--deals)")
     p.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
     p.add_argument("--records", metavar="DIR", type=_path, help="write every hand's record "
                    "here (" + NEVER_OVERWRITTEN + ")")
+    _deals_options(p)
     p = add("compare", cmd_compare, "Play many paired hands per ruleset with bots and compare "
             "the rulesets, with 95 percent confidence intervals.")
     p.add_argument("rulesets", nargs="+", metavar="RULESET")
-    p.add_argument("--hands", type=int, default=1000, help="hands per ruleset (default 1000)")
+    p.add_argument("--hands", type=int, help="hands per ruleset (default 1000, or every deal "
+                   "of --deals)")
+    _deals_options(p)
     p.add_argument("--bots", default="medium", help="bot level for every seat: random, "
                    "standard, medium, extreme (default medium: it bids and plays to the "
                    "ruleset's stakes)")

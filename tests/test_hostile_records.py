@@ -601,6 +601,14 @@ EXAMPLES: dict[str, dict[int, list[str]]] = {
     "play": {0: ["play", "--autoplay", "--seed", "3"], 2: ["play", "--autoplay", "--seat", "3"]},
     "solve": {0: ["solve", "-r", "puzzle", "--hands", "33/4", "--to", "1"],
               2: ["solve", "-r", "puzzle", "--hands", "33/33/4", "--to", "1"]},
+    "botzone": {0: ["botzone", str(FIXTURES / "botzone" / "ftl1-forced-pass.json")],
+                2: ["botzone", str(FIXTURES / "botzone" / "card-twice.json")]},
+    "deals": {0: ["deals", "check", str(FIXTURES / "dealsets" / "douzero-eval.pkl")],
+              2: ["deals", "check", str(FIXTURES / "dealsets" / "object.pkl")]},
+    "export": {0: ["export", str(S3)], 2: ["export", str(HOSTILE / "illegal-play.json")]},
+    "import": {0: ["import", "--format", "showdown", str(FIXTURES / "showdown" / "replay.json")],
+               2: ["import", "--format", "showdown",
+                   str(FIXTURES / "showdown" / "truncated.json")]},
 }
 
 

@@ -11,6 +11,8 @@ from ddz_rules.docs.endgames import PAGE as ENDGAMES_PAGE
 from ddz_rules.docs.endgames import endgames_page
 from ddz_rules.docs.environments import PAGE as ENVIRONMENTS_PAGE
 from ddz_rules.docs.environments import environments_page
+from ddz_rules.docs.formats import PAGE as FORMATS_PAGE
+from ddz_rules.docs.formats import formats_page
 from ddz_rules.docs.invariants import invariants_page
 from ddz_rules.docs.matrix import matrix_page, side_by_side_page
 from ddz_rules.docs.reference import cli_page, records_page, ruleset_format_page
@@ -39,6 +41,7 @@ def generate(root: Path | None = None) -> dict[str, str]:
     pages["compare/sensitivity.md"] = sensitivity_page(book.root)
     pages[ENVIRONMENTS_PAGE] = environments_page(book)
     pages[ENDGAMES_PAGE] = endgames_page()
+    pages[FORMATS_PAGE] = formats_page(book.root)
     return pages
 
 

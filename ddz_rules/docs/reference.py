@@ -68,6 +68,8 @@ ARGUMENTS = {
     "B": "the ruleset to set against it: a bundled id or a ruleset file",
     "RECORD.json": "a hand record file (see [Hand records](records.md))",
     "RULESET": "the rulesets to compare: bundled ids or ruleset files",
+    "INPUT": "a Botzone input file",
+    "REPLAY": "the replay file to read: rlcard-showdown's replay JSON, or an RLCard trace",
 }
 #: How many values a positional takes, by its ``nargs``.
 NARGS = {None: "", "?": "optional", "*": "zero or more", "+": "one or more"}
@@ -123,6 +125,18 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
         Example(("replay", "tests/fixtures/records/bad/leader-passes.json"),
                 "A record with an illegal action"),
     ),
+    "export": (Example(("export", "tests/fixtures/records/s3-bid-3-two-bombs.json"),
+                       "A hand record as rlcard-showdown's replay (one line of JSON; see "
+                       "[Other projects' formats](formats.md))"),),
+    "import": (Example(("import", "--format", "rlcard-trace",
+                        "tests/fixtures/showdown/trace.json"),
+                       "RLCard's trace of a game as a hand record of RLCard's rules, which "
+                       "`ddz replay` judges"),),
+    "botzone": (Example(("botzone", "tests/fixtures/botzone/ftl1-forced-pass.json"),
+                        "A peasant's first turn after the landlord led the rocket: a pass "
+                        "(see [Other projects' formats](formats.md#botzone))"),),
+    "deals": (Example(("deals", "check", "tests/fixtures/dealsets/douzero-eval.pkl"),
+                      "DouZero's evaluation deals, read as the classic rules deal them"),),
     "simulate": (Example(("simulate", "-r", "classic", "--hands", "200", "--seed", "1"),
                          "Random legal play, summarised"),),
     "compare": (Example(("compare", "classic", "open-auction", "--hands", "100", "--bots",
