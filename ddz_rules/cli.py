@@ -1319,8 +1319,8 @@ def _botzone_command(add: Add) -> None:
     p.add_argument("-r", "--ruleset", help="the rules to play by (default: botzone for Fight "
                    "the Landlord 2's requests, botzone-ftl1 for Fight the Landlord's)")
     p.add_argument("--level", default="extreme", help="the bot: random, standard, medium, "
-                   "extreme (default extreme, the strongest: a fifth of a second a turn at most "
-                   "on one core, within Botzone's time)")
+                   "extreme (default extreme, the strongest: under a tenth of a second an answer "
+                   "and under a second a whole start on one core; benchmarks/bench_botzone.py)")
     p.add_argument("--seed", type=_seed, help="seed of the bot's draws (default: the input's "
                    "digest, so one input always gets one answer)")
     p.add_argument("--keep-running", action="store_true", help="Botzone's long-running mode: "
