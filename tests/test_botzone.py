@@ -3,18 +3,23 @@ as the judges make them, and hostile inputs refused in one line."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ddz_rules import cards, load
 from ddz_rules.bots.botzone import KEEP_RUNNING, game_of, respond
 from ddz_rules.cli import main
-from ddz_rules.errors import IllegalPlayError, RecordError, UsageError
+from ddz_rules.errors import DdzError, IllegalPlayError, RecordError, UsageError
 from ddz_rules.records import replay, to_record
 from tests.botzone_judge import play_hand
+from tests.damage import damaged
 
 FIXTURES = Path(__file__).parent / "fixtures" / "botzone"
 
@@ -145,3 +150,14 @@ def test_a_whole_hand_of_answers_is_a_record_ddz_replay_accepts(
     path.write_text(json.dumps(to_record(hand)))
     assert main(["replay", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["valid"]
+
+
+@given(st.sampled_from(sorted(FIXTURES.glob("ftl*.json"))), st.randoms(use_true_random=False),
+       st.integers(min_value=1, max_value=4))
+def test_a_damaged_input_gets_an_answer_or_one_refusal_never_a_crash(
+        path: Path, rng: random.Random, times: int) -> None:
+    data = json.loads(path.read_text())
+    for _ in range(times):
+        data = damaged(data, rng)
+    with contextlib.suppress(DdzError):  # any other exception fails the test
+        respond(json.dumps(data), "random")

@@ -7,11 +7,14 @@ pickled at the highest protocol), with Python's generator in place of NumPy's.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import pickle
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ddz_rules import cards, load
 from ddz_rules.cli import main
@@ -102,6 +105,7 @@ def test_douzero_deals_are_refused_where_the_ruleset_deals_otherwise(ruleset_id:
     ("out-of-range.pkl", "deal 1: field landlord_up: '99' is not a DouZero card"),
     ("card-twice.pkl", "deal 1: landlord, landlord_up and landlord_down are not the 54-card "
                        "deck (wrong count of 3, R)"),
+    ("append-to-dict.pkl", "not a whole pickle of lists and dicts"),
 ])
 def test_hostile_douzero_pickles_get_one_line(fixture: str, said: str,
                                               capsys: pytest.CaptureFixture[str]) -> None:
@@ -254,3 +258,17 @@ def test_export_deals_names_the_format_it_does_not_know(tmp_path: Path) -> None:
     with pytest.raises(DdzError, match="'csv' is not a deal-set format"):
         export_deals(load("classic"), seeded_deals(load("classic"), 1, 0), tmp_path / "x",
                      "csv")
+
+
+@given(st.lists(st.tuples(st.integers(min_value=0), st.integers(min_value=0, max_value=255)),
+                min_size=1, max_size=4), st.booleans(), st.booleans())
+def test_a_damaged_deal_set_is_refused_in_words_never_a_crash(
+        flips: list[tuple[int, int]], pickled: bool, cut: bool) -> None:
+    raw = bytearray(DOUZERO_FILE.read_bytes() if pickled
+                    else (FIXTURES / "seeded.jsonl").read_bytes())
+    for at, value in flips:
+        raw[at % len(raw)] = value
+    if cut:
+        del raw[flips[0][0] % len(raw):]
+    with contextlib.suppress(DdzError):  # any other exception fails the test
+        parse_deals(bytes(raw), "damaged", load("classic"))

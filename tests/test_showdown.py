@@ -3,17 +3,24 @@ hand records, judged by our referee."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import random
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ddz_rules.auction import cheapest_auction
 from ddz_rules.cli import main
+from ddz_rules.errors import DdzError
 from ddz_rules.records import read_record, replay
 from ddz_rules.ruleset import load
 from ddz_rules.showdown import read_replay, to_showdown
 from ddz_rules.simulate import simulate
+from tests.damage import damaged
 
 FIXTURES = Path(__file__).parent / "fixtures" / "showdown"
 
@@ -148,3 +155,18 @@ def test_cheapest_auction_makes_the_landlord_at_the_lowest_stake() -> None:
     assert cheapest_auction(classic, first=2, landlord=2) == ("1", "pass", "pass")
     assert cheapest_auction(load("douzero"), first=0, landlord=0) == ()
     assert cheapest_auction(load("douzero"), first=0, landlord=1) is None
+
+
+@given(st.sampled_from([("showdown", "replay.json"), ("rlcard-trace", "trace.json")]),
+       st.randoms(use_true_random=False), st.integers(min_value=1, max_value=4))
+def test_a_damaged_replay_is_read_or_refused_in_one_line_never_a_crash(
+        case: tuple[str, str], rng: random.Random, times: int) -> None:
+    form, name = case
+    data = json.loads((FIXTURES / name).read_text())
+    for _ in range(times):
+        data = damaged(data, rng)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "damaged.json"
+        path.write_text(json.dumps(data))
+        with contextlib.suppress(DdzError):  # any other exception fails the test
+            read_replay(str(path), form)
