@@ -77,14 +77,17 @@ SHOWDOWN_SCHEMA: dict[str, Any] = {
                            "role": {"enum": ["landlord", "peasant"]}}}},
         "moveHistory": {"type": "array", "maxItems": 1000, "items": {
             "type": "object", "required": ["playerIdx", "move"],
-            "properties": {"playerIdx": {"type": "integer"}, "move": _MOVE}}},
+            "properties": {"playerIdx": {"type": "integer"}, "move": _MOVE,
+                           "reading": {"type": "string", "maxLength": 40}}}},
         "ddzRules": {"type": "object", "properties": {
             "ruleset": {"type": "string", "maxLength": 200}, "kitty": _CARDS,
             "auction": {"type": "array", "maxItems": 64,
                         "items": {"type": "string", "maxLength": 16}},
             "dealer": {"type": "integer", "minimum": 0, "maximum": 2},
             "first_bidder": {"type": "integer", "minimum": 0, "maximum": 2},
-            "seed": {"type": ["integer", "null"]}}},
+            "seed": {"type": ["integer", "null"]},
+            "marked_card": {"type": "string", "maxLength": 2},
+            "turned_card": {"type": "string", "maxLength": 2}}},
     },
 }
 TRACE_SCHEMA: dict[str, Any] = {
@@ -162,7 +165,11 @@ def to_showdown(record: dict[str, Any], where: str = "record") -> dict[str, Any]
                 card = next(c for c in left[op.seat] if _rank(c) == rank)
                 left[op.seat].remove(card)
                 taken.append(card)
-            moves.append({"playerIdx": op.seat, "move": " ".join(taken), "info": []})
+            move: dict[str, Any] = {"playerIdx": op.seat, "move": " ".join(taken), "info": []}
+            named = hand.table.notation(op.play, d.wild)
+            if "@" in named:  # cards that read several ways: the reading played, for us
+                move["reading"] = named.split("@", 1)[1]
+            moves.append(move)
     auction = [op.word for op in hand.log if isinstance(op, Said)]
     return {
         "initHands": [" ".join(h) for h in held],
@@ -170,7 +177,8 @@ def to_showdown(record: dict[str, Any], where: str = "record") -> dict[str, Any]
                         "agentInfo": {"name": f"seat {s}"}} for s in range(3)],
         "moveHistory": moves,
         "ddzRules": {"ruleset": record["ruleset"], "kitty": " ".join(kitty), "auction": auction,
-                     "dealer": d.dealer, "first_bidder": d.first_bidder, "seed": d.seed},
+                     "dealer": d.dealer, "first_bidder": d.first_bidder, "seed": d.seed,
+                     **{k: record[k] for k in ("marked_card", "turned_card") if k in record}},
     }
 
 
@@ -249,10 +257,11 @@ def _from_showdown(data: dict[str, Any], path: str, ruleset_name: str | None,
     kitty = ours.get("kitty", kitty_text)
     ranks = [sum(_key(c) for c in h) for h in hands]
     moves = [None if not held else sum(_key(c) for c in held) for _, held, _ in turns]
+    readings = [step.get("reading") for step in data["moveHistory"]]
     return _record(path, ruleset_name or ours.get("ruleset"), ranks, landlord,
                    _kitty(kitty, ranks[landlord], path, "ddzRules.kitty"
                           if "kitty" in ours else None),
-                   moves, ours)
+                   moves, ours, readings)
 
 
 def _from_trace(data: dict[str, Any], path: str, ruleset_name: str | None,
@@ -353,9 +362,11 @@ def _kitty(text: str | None, landlord: int, path: str, field: str | None) -> int
 
 
 def _record(path: str, ruleset_name: str | None, ranks: list[int], landlord: int, kitty: int,
-            moves: list[int | None], ours: dict[str, Any]) -> Imported:
+            moves: list[int | None], ours: dict[str, Any],
+            readings: list[str | None] | None = None) -> Imported:
     """The hand record of a landlord's game: its deal, an auction, and the moves as played,
-    each play written as a reading the ruleset allows where it allows one."""
+    each play written with its reading where the replay names one (an export does, for
+    cards that read several ways), else as the first reading the ruleset allows."""
     name = ruleset_name or DEFAULT_RULESET
     ruleset = load(name)
     why = fit(ruleset)
@@ -381,7 +392,8 @@ def _record(path: str, ruleset_name: str | None, ranks: list[int], landlord: int
                               "seed": ours.get("seed")}
     dealt = Deal(tuple(hands), kitty, 0, dealer, first)
     record.update(deal_part(ruleset, dealt))
-    deal_from_record(ruleset, record, path)  # a first bidder the ruleset finds otherwise
+    record.update({k: ours[k] for k in ("marked_card", "turned_card") if k in ours})
+    dealt = deal_from_record(ruleset, record, path)  # a first bidder the ruleset finds otherwise
     record["auction"] = list(auction)
     record["plays"] = []
     dealt_hand = Hand(ruleset, dealt)
@@ -395,11 +407,14 @@ def _record(path: str, ruleset_name: str | None, ranks: list[int], landlord: int
                           f"not seat {landlord}")
     hand: Hand | None = dealt_hand
     fault = None
-    for move in moves:
+    for number, move in enumerate(moves):
         text = PASS if move is None else cards.key_text(move)
+        named = readings[number] if readings else None
+        if move is not None and named is not None:
+            text = f"{text}@{named}"
         if hand is not None:
             try:
-                action = _reading(hand, move)
+                action = text if named is not None else _reading(hand, move)
                 hand.apply(action)
                 if not isinstance(action, str):
                     text = hand.table.notation(action, hand.wild)

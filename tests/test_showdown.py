@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ddz_rules.auction import cheapest_auction
 from ddz_rules.cli import main
 from ddz_rules.errors import DdzError
-from ddz_rules.records import read_record, replay
+from ddz_rules.records import read_record, replay, to_record
 from ddz_rules.ruleset import load
 from ddz_rules.showdown import read_replay, to_showdown
 from ddz_rules.simulate import simulate
@@ -170,3 +170,28 @@ def test_a_damaged_replay_is_read_or_refused_in_one_line_never_a_crash(
         path.write_text(json.dumps(data))
         with contextlib.suppress(DdzError):  # any other exception fails the test
             read_replay(str(path), form)
+
+
+def test_a_play_that_reads_several_ways_keeps_its_reading_through_a_replay(
+        tmp_path: Path) -> None:
+    ruleset = load("openspiel")  # 333444555666 reads three ways there; its player names one
+    rest = [r for r in "3456789TJQKA2" for _ in range(4)] + ["B", "R"]
+    for card in "333444555666":
+        rest.remove(card)
+    hands = ["333444555666" + "".join(rest[:5]), "".join(rest[5:22]), "".join(rest[22:39])]
+    record = {"ruleset": ruleset.id, "dealer": 2, "first_bidder": 0,
+              "deal": {"hands": hands, "kitty": "".join(rest[39:42]), "undealt": ""},
+              "auction": ["3"], "plays": []}
+    hand = replay(record).hand
+    hand.apply("333444555666@airplane_singles/3/5")
+    rng = random.Random(1)
+    while hand.result is None:
+        hand.apply(rng.choice(hand.legal_actions()))
+    played = to_record(hand)
+    assert "333444555666@airplane_singles/3/5" in played["plays"]
+    exported = to_showdown(played)
+    assert exported["moveHistory"][0]["reading"] == "airplane_singles/3/5"
+    path = tmp_path / "replay.json"
+    path.write_text(json.dumps(exported))
+    imported = read_replay(str(path), "showdown").record
+    assert imported == {k: v for k, v in played.items() if k != "result"}
