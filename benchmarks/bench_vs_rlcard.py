@@ -418,7 +418,9 @@ def report(meta: dict[str, Any], args: argparse.Namespace, rows: Sequence[dict[s
            checked: dict[str, Any]) -> str:
     lines = [f"ddz-rules bots against RLCard {RLCARD_VERSION}'s rule agent (DouDizhuRuleAgentV1), "
              f"{meta['date']}: {args.deals} duplicate deals under the {RULESET} preset "
-             f"(seed {args.seed}), each played with our level as landlord and as peasants",
+             + (f"(the deal set {args.deal_set}; draws seeded {args.seed})" if args.deal_set
+                else f"(seed {args.seed})")
+             + ", each played with our level as landlord and as peasants",
              machine_line(meta), "",
              "win rate: our side's wins over the 2D games, Wilson 95%; duplicate: the mean over "
              "deals of each deal's two games, normal 95%.",
