@@ -151,11 +151,14 @@ def of_hand(hand: Hand) -> Position | None:
 
 
 def landlord_wins(position: Position, seconds: float | None = None,
-                  memory_mb: float = MEMORY_MB) -> bool | None:
+                  memory_mb: float = MEMORY_MB, positions: int | None = None) -> bool | None:
     """Whether the landlord's side wins ``position`` with perfect play, whoever is to act;
-    None past the budget."""
+    None past the budget (``seconds``, or ``positions`` searched: the same on any
+    machine)."""
+    search = search_for(position, memory_mb, seconds)
+    search.last_position = positions
     try:
-        return search_for(position, memory_mb, seconds).wins(position, 0)
+        return search.wins(position, 0)
     except OutOfBudget:
         return None
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from pathlib import Path
 
 import pytest
 
 from ddz_rules import load
+from ddz_rules.bots import make_bot
 from ddz_rules.cli import main
 from ddz_rules.compare import executors
 from ddz_rules.compare.measures import BY_KEY, MEASURES
@@ -238,20 +240,21 @@ def test_charts_show_the_differences_and_name_the_run(tmp_path: Path,
 
 
 def test_the_open_hand_measure_judges_endgames_with_every_card_open(
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """``--open-hand``: each hand that reaches a position of at most OPEN_CARDS cards is
     judged there by the solver; the measure is the share the landlord's side wins, and every
     judged trace agrees with a solve of its own position."""
+    monkeypatch.setattr("ddz_rules.compare.runner.WHOLE_POSITIONS", SMALL_WHOLE_BUDGET)
     from ddz_rules.compare.runner import OPEN_CARDS, cards_left, open_value
     from ddz_rules.game import Hand
     from ddz_rules.solver import landlord_wins, of_hand
 
-    assert main(["compare", "classic", "--hands", "30", "--seed", "2", "--open-hand",
+    assert main(["compare", "classic", "--hands", "12", "--seed", "2", "--open-hand",
                  "--json", "--no-progress"]) == 0
     summary = json.loads(capsys.readouterr().out)
     estimate = summary["rulesets"]["classic"]["open_value"]
     assert estimate is not None and 0 <= estimate["mean"] <= 1
-    traces = [play_task(Task("classic", "medium", 2, i, open_hand=True)) for i in range(30)]
+    traces = [play_task(Task("classic", "medium", 2, i, open_hand=True)) for i in range(12)]
     judged = [t for t in traces if t["open_value"] is not None]
     assert judged and all(TRACES.validator.is_valid(t) for t in traces)
     assert estimate["mean"] == pytest.approx(sum(t["open_value"] for t in judged) / len(judged))
@@ -260,3 +263,44 @@ def test_the_open_hand_measure_judges_endgames_with_every_card_open(
     assert of_hand(hand) is None and cards_left(hand) > OPEN_CARDS  # the auction: no play yet
     position = Position.from_text(load("classic"), "3 4 5 6 7 8/9 9/10 10 J", 1, "2", 0)
     assert landlord_wins(position) is True and open_value(hand) is None
+
+
+#: A budget of positions for the whole deal that the Python search also spends in a moment
+#: (the rule is the same at any budget; two-player deals are often answered within it).
+SMALL_WHOLE_BUDGET = 2_000
+
+
+def test_the_whole_deal_is_judged_as_the_play_begins_where_the_search_answers_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--open-hand`` also judges the whole deal at the landlord's first lead, within a
+    budget of positions (the same answer on any machine): the answer is the solver's for that
+    position, and a deal it does not answer within the budget is said to be unanswered."""
+    from ddz_rules.compare.runner import WHOLE_MEMORY_MB, whole_value
+
+    monkeypatch.setattr("ddz_rules.compare.runner.WHOLE_POSITIONS", SMALL_WHOLE_BUDGET)
+    from ddz_rules.game import Hand, Phase
+    from ddz_rules.solver import of_hand, solve
+
+    ruleset = load("two-player")
+    bot = make_bot("medium", ruleset)
+    answered = unanswered = 0
+    for seed in range(8):
+        hand = Hand.new(ruleset, seed)
+        rng = random.Random(seed)
+        while hand.phase is Phase.AUCTION:
+            hand.apply(bot.choose(hand.view(hand.to_act), rng))  # type: ignore[arg-type]
+        if hand.result is not None:
+            continue
+        value = whole_value(hand)
+        position = of_hand(hand)
+        assert position is not None
+        solution = solve(position, memory_mb=WHOLE_MEMORY_MB, positions=SMALL_WHOLE_BUDGET)
+        if value is None:
+            unanswered += 1
+            assert solution.wins is None
+        else:
+            answered += 1
+            assert value == solution.wins  # the landlord leads: his side is the side to act
+    assert answered and unanswered and answered + unanswered >= 7
+    trace = play_task(Task("two-player", "medium", 0, 1, open_hand=True))
+    assert trace["open_whole"] in (0, 1, None) and TRACES.validator.is_valid(trace)

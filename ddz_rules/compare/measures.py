@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ddz_rules.compare.runner import OPEN_CARDS
+from ddz_rules.compare.runner import OPEN_CARDS, WHOLE_POSITIONS
 from ddz_rules.compare.stats import interval_name
 from ddz_rules.match import MAX_REDEALS
 
@@ -140,6 +140,21 @@ _HAND_MEASURES: tuple[Measure, ...] = (
             "perfect play, every card open (ddz solve): a judgement of the rules' endgames "
             "that depends on no bot's skill from there on.",
             lambda t: None if t.get("open_value") is None else float(t["open_value"]),
+            proportion=True),
+    Measure("open_whole", "open-hand landlord win rate, whole deals",
+            "Share of hands, among those whose whole deal is answered as the play begins "
+            f"(within {WHOLE_POSITIONS:,} positions searched, every card open), that the "
+            "landlord's side wins with perfect play from the first lead: the value of the deal "
+            "and of the auction's choice of landlord, depending on no bot's play. The deals "
+            "answered are the ones decided soonest, so this is a rate over those, not over "
+            "every deal: read it with the share answered.",
+            lambda t: None if t.get("open_whole") is None else float(t["open_whole"]),
+            proportion=True),
+    Measure("open_whole_answered", "whole deals answered open-hand",
+            f"Share of hands whose whole deal the search answers within {WHOLE_POSITIONS:,} "
+            "positions as the play begins (the hands the whole-deal win rate is over; each "
+            "hand's answer, or null where none was found, is in the results file).",
+            lambda t: None if "open_whole" not in t else float(t["open_whole"] is not None),
             proportion=True),
     Measure("multiplier", "multiplier",
             "The product of the hand's multiplier events (hands with a landlord).",

@@ -37,8 +37,9 @@ from ddz_rules.ruleset import Ruleset
 
 #: Measures shown in the terminal table (all are in JSON and CSV); a row that applies to none
 #: of the rulesets compared (a fourth seat, a partner) is left out.
-TABLE = ("landlord_win", "open_value", "landlord_score", "peasant_score", "partnered",
-         "multiplier", "first_out_score", "cards_left", "shut_out", "paid_for_all", "bombs",
+TABLE = ("landlord_win", "open_value", "open_whole", "open_whole_answered", "landlord_score",
+         "peasant_score", "partnered", "multiplier", "first_out_score", "cards_left",
+         "shut_out", "paid_for_all", "bombs",
          "soft_bombs", "wild_plays", "rockets", "spring", "anti_spring", "redeals", "unplayed",
          "bid", "robs", "grabs", "decisions", "tricks", "seat0_win", "seat1_win", "seat2_win",
          "seat3_win", "first_bidder_win", "first_leader_out", "lead_changes", "decisive_at")

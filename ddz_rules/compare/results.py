@@ -70,7 +70,7 @@ TRACE_SCHEMA: dict[str, Any] = {
         "liable": _seat,
         # Whether the landlord's side wins with perfect play, every card open, from the first
         # position holding runner.OPEN_CARDS cards or fewer (null: never reached, or unknown).
-        "open_value": {"enum": [0, 1, None]},
+        "open_value": {"enum": [0, 1, None]}, "open_whole": {"enum": [0, 1, None]},
     },
 }
 

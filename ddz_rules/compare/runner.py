@@ -20,7 +20,7 @@ from ddz_rules.bots import BOT_PLAYERS, LEVELS, make_bot
 from ddz_rules.bots.base import Bot
 from ddz_rules.dealsets import deal_seed
 from ddz_rules.errors import UsageError
-from ddz_rules.game import Called, Deal, Hand, Passed, Played, Said
+from ddz_rules.game import Called, Deal, Hand, Passed, Phase, Played, Said
 from ddz_rules.match import MAX_REDEALS, next_dealer
 from ddz_rules.ruleset import Ruleset, load
 from ddz_rules.solver import landlord_wins, of_hand
@@ -30,6 +30,10 @@ from ddz_rules.solver import landlord_wins, of_hand
 OPEN_CARDS = 20
 OPEN_SECONDS = 1.0
 OPEN_MEMORY_MB = 16
+#: The whole deal, every card open, is judged as the play begins within this many positions
+#: searched (the same answer on any machine; past them: unknown) and this table.
+WHOLE_POSITIONS = 1_000_000
+WHOLE_MEMORY_MB = 64
 
 
 @dataclass(frozen=True)
@@ -125,10 +129,14 @@ def play_task(task: Task) -> dict[str, Any]:
             hand = Hand.new(ruleset, seed, dealer=dealer)
         rng = random.Random(seed ^ 0xB075)
         judged: bool | None = None
-        reached = False
+        whole: bool | None = None
+        reached = begun = False
         while hand.result is None:
             seat = hand.to_act
             assert seat is not None
+            if task.open_hand and not begun and hand.phase is Phase.PLAY:
+                begun = True
+                whole = whole_value(hand)
             if (task.open_hand and not reached and hand.landlord is not None
                     and cards_left(hand) <= OPEN_CARDS):
                 reached = True
@@ -147,6 +155,7 @@ def play_task(task: Task) -> dict[str, Any]:
                  dealer=dealer)
     if task.open_hand:
         trace["open_value"] = None if judged is None else int(judged)
+        trace["open_whole"] = None if whole is None else int(whole)
     return trace
 
 
@@ -163,6 +172,18 @@ def open_value(hand: Hand) -> bool | None:
     if position is None:
         return None
     return landlord_wins(position, OPEN_SECONDS, OPEN_MEMORY_MB)
+
+
+def whole_value(hand: Hand) -> bool | None:
+    """Whether the landlord's side wins the whole deal as the play begins, every card open,
+    with perfect play: the open-hand value of the deal itself (and of the auction's choice of
+    landlord), within :data:`WHOLE_POSITIONS` positions; None where it is not answered within
+    them (most three-seat deals: see ``benchmarks/README.md``, "Exact play") or cannot be
+    judged (a partner not known yet)."""
+    position = of_hand(hand)
+    if position is None:
+        return None
+    return landlord_wins(position, None, WHOLE_MEMORY_MB, WHOLE_POSITIONS)
 
 
 def play_batch(tasks: list[Task]) -> list[dict[str, Any]]:
