@@ -16,6 +16,7 @@ family ``none`` takes no word at all: it is over as soon as it starts (:class:`N
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ddz_rules.errors import IllegalActionError
@@ -386,35 +387,44 @@ def new_auction(ruleset: Ruleset, first: int) -> Auction:
     raise ValueError(f"unknown auction family {family!r}")  # the schema forbids it
 
 
-#: Words :func:`cheapest_auction` looks ahead at most: every bundled auction names a
+#: Words :func:`finished_auctions` looks ahead at most: every bundled auction names a
 #: landlord at its lowest stake in fewer.
 CHEAPEST_WORDS = 12
+
+
+def finished_auctions(ruleset: Ruleset, first: int, said: Sequence[str] = ()
+                      ) -> Iterator[tuple[tuple[str, ...], AuctionOutcome]]:
+    """Every auction opened by ``first`` that begins with the words ``said`` and is over
+    within :data:`CHEAPEST_WORDS` words: its words and how it ended. How a record is made of
+    a game whose auction was not kept whole (an imported replay, a Botzone request).
+
+    >>> sorted(w for w, o in finished_auctions(load("classic"), 0, ["pass", "pass"]))
+    [('pass', 'pass', '1'), ('pass', 'pass', '2'), ('pass', 'pass', '3'), ('pass', 'pass', 'pass')]
+    """
+    frontier: list[tuple[tuple[str, ...], Auction]] = [((), new_auction(ruleset, first))]
+    while frontier:
+        words, auction = frontier.pop()
+        if auction.done:
+            yield words, auction.outcome()
+            continue
+        if len(words) == CHEAPEST_WORDS:
+            continue
+        for word in auction.legal():
+            if len(words) < len(said) and word != said[len(words)]:
+                continue
+            following = copy.deepcopy(auction)
+            following.apply(word)
+            frontier.append(((*words, word), following))
 
 
 def cheapest_auction(ruleset: Ruleset, first: int, landlord: int) -> tuple[str, ...] | None:
     """The words of an auction opened by ``first`` that make ``landlord`` the landlord at the
     lowest stake (the lowest bid, then the fewest robs and grabs, then the fewest words), or
-    None where none of at most :data:`CHEAPEST_WORDS` words does: how a record is made of a
-    game whose auction was not kept (an imported replay).
+    None where none of :func:`finished_auctions` does.
 
     >>> cheapest_auction(load("classic"), first=0, landlord=1)
     ('pass', '1', 'pass')
     """
-    best: tuple[tuple[int, int, int], tuple[str, ...]] | None = None
-    frontier: list[tuple[tuple[str, ...], Auction]] = [((), new_auction(ruleset, first))]
-    while frontier:
-        words, auction = frontier.pop()
-        if auction.done:
-            outcome = auction.outcome()
-            if outcome.landlord == landlord:
-                cost = (outcome.bid, outcome.robs + outcome.grabs, len(words))
-                if best is None or cost < best[0]:
-                    best = (cost, words)
-            continue
-        if len(words) == CHEAPEST_WORDS:
-            continue
-        for word in auction.legal():
-            following = copy.deepcopy(auction)
-            following.apply(word)
-            frontier.append(((*words, word), following))
-    return None if best is None else best[1]
+    costs = [((o.bid, o.robs + o.grabs, len(words)), words)
+             for words, o in finished_auctions(ruleset, first) if o.landlord == landlord]
+    return min(costs)[1] if costs else None

@@ -166,21 +166,28 @@ def jsonl_text(ruleset: Ruleset, deals: list[Deal] | tuple[Deal, ...]) -> str:
 # ------------------------------------------------------------------------- DouZero
 
 
-def douzero_fit(ruleset: Ruleset) -> str | None:
-    """Why ``ruleset`` cannot deal DouZero's deals (None where it can): DouZero's deal is
-    three hands of 17, a kitty of three and the 54-card deck, with the landlord's position
-    known from the deal."""
+def common_deal_fit(ruleset: Ruleset) -> str | None:
+    """Why ``ruleset`` does not deal the common deal of the peers' games (None where it
+    does): three seats of 17 cards and a kitty of three from the 54-card deck, with no suits
+    or wild ranks to state."""
     if ruleset.players != 3 or ruleset.hand_size != 17 or ruleset.kitty != 3:
         return (f"it deals {ruleset.players} seats {ruleset.hand_size} cards and a kitty of "
-                f"{ruleset.kitty}, DouZero three seats 17 and a kitty of 3")
+                f"{ruleset.kitty}, not three seats 17 and a kitty of 3")
     if ruleset.copies != load("classic").copies:
         return "its deck is not the 54-card deck"
     if ruleset.suits or ruleset.wild_drawn:
-        return "its deal states suits or wild ranks, which DouZero's does not"
-    if ruleset.first_bidder not in ("random", "left_of_dealer"):
-        return (f"its first bidder is found by auction.first_bidder: {ruleset.first_bidder}, "
-                "which DouZero's deal does not state")
+        return "its deal states suits or wild ranks"
     return None
+
+
+def douzero_fit(ruleset: Ruleset) -> str | None:
+    """Why ``ruleset`` cannot deal DouZero's deals (None where it can): the common deal
+    (:func:`common_deal_fit`), with the first speaker's seat known from the deal's order."""
+    why = common_deal_fit(ruleset)
+    if why is None and ruleset.first_bidder not in ("random", "left_of_dealer"):
+        why = (f"its first bidder is found by auction.first_bidder: {ruleset.first_bidder}, "
+               "which the deal does not state")
+    return why
 
 
 def _check_fit(ruleset: Ruleset, path: str) -> None:

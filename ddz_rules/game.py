@@ -465,6 +465,16 @@ class Hand:
         actions.append(PASS)
         return actions
 
+    def play_of(self, key: int) -> Play | None:
+        """The first legal play of the seat to act made of exactly the cards ``key``, in the
+        reading the table lists first; None where it holds them in no legal play. What a
+        move is when its source names no reading (another project's replay, a Botzone
+        request)."""
+        if self.to_act is None or not cards.contains(self.hands[self.to_act], key):
+            return None
+        return next((action for action in self.legal_actions()
+                     if not isinstance(action, str) and action.key == key), None)
+
     def turn(self) -> duties.Turn:
         """What the duties of the seat to act depend on (see :mod:`ddz_rules.duties`)."""
         assert self.to_act is not None

@@ -42,6 +42,7 @@ from typing import Any
 
 from ddz_rules import cards
 from ddz_rules.auction import cheapest_auction
+from ddz_rules.dealsets import common_deal_fit
 from ddz_rules.errors import DdzError, IllegalActionError, RecordError, UsageError
 from ddz_rules.game import PASS, Deal, Hand, Passed, Played, Said
 from ddz_rules.inputs import read_bounded, strict_validator
@@ -109,11 +110,9 @@ def fit(ruleset: Ruleset) -> str | None:
     viewer shows three seats, one landlord against two peasants, with the 54-card deck."""
     if not ruleset.has_landlord or ruleset.players != 3 or ruleset.partner_rule != "none":
         return "the viewer shows three seats, a landlord against two peasants"
-    if ruleset.copies != load("classic").copies or ruleset.suits or ruleset.wild_drawn:
-        return "the viewer shows the 54-card deck, without suits that matter or wild cards"
-    if ruleset.hand_size != 17 or ruleset.kitty != 3:
-        return "the viewer shows hands of 17 and a landlord of 20"
-    return None
+    why = common_deal_fit(ruleset)
+    return None if why is None else f"the viewer shows hands of 17 and 20 from the 54-card " \
+        f"deck, and {why}"
 
 
 # ------------------------------------------------------------------------- export
@@ -428,15 +427,12 @@ def _record(path: str, ruleset_name: str | None, ranks: list[int], landlord: int
 
 
 def _reading(hand: Hand, move: int | None) -> Any:
-    """The action a move is: a pass, or the first reading of its cards the hand allows now
-    (rlcard-showdown names no reading; where several are allowed, any is the move)."""
+    """The action a move is: a pass, or its cards in the first reading the hand allows now
+    (rlcard-showdown names no reading; where several are allowed, any is the move), else its
+    card text, which the referee refuses with the reason."""
     if move is None:
         return PASS
-    if hand.to_act is not None and cards.contains(hand.hands[hand.to_act], move):
-        for action in hand.legal_actions():
-            if not isinstance(action, str) and action.key == move:
-                return action
-    return cards.key_text(move)
+    return hand.play_of(move) or cards.key_text(move)
 
 
 def record_json(imported: Imported) -> str:

@@ -27,7 +27,6 @@ rules forbid) is refused in one line naming the request and the field, and no pl
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import random
@@ -36,8 +35,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ddz_rules import cards
-from ddz_rules.auction import Auction, new_auction
+from ddz_rules.auction import finished_auctions
 from ddz_rules.bots import make_bot
+from ddz_rules.dealsets import douzero_fit
 from ddz_rules.errors import IllegalActionError, RecordError, UsageError
 from ddz_rules.game import PASS, Deal, Hand, Phase
 from ddz_rules.records import parse_json
@@ -103,11 +103,9 @@ def respond(text: str, level: str = "extreme", ruleset: str | None = None,
     input's digest, so that one input always gets one answer)."""
     requests, responses = read_input(text, where)
     rules = load(ruleset or game_of(requests))
-    fits = rules.players == SEATS and rules.kitty == 3 and rules.hand_size == 17 \
-        and rules.copies == load("classic").copies and not rules.suits and not rules.wild_drawn
-    if not fits:
-        raise UsageError(f"ruleset {rules.id} does not deal Botzone's game (three seats of 17 "
-                         "cards, three public cards, the 54-card deck)")
+    why = douzero_fit(rules)  # Botzone's deal is DouZero's: seat 0 speaks first
+    if why:
+        raise UsageError(f"ruleset {rules.id} does not deal Botzone's game: {why}")
     situation = situation_of(rules, requests, responses, where)
     bot = make_bot(level, rules)
     if seed is None:
@@ -235,21 +233,9 @@ def _auction_matching(rules: Ruleset, said: list[str], landlord: int, final: int
     and end at the bid ``final``: the judge tells a seat no more of the auction."""
     if rules.auction_family == "none":
         return []
-    frontier: list[tuple[tuple[str, ...], Auction]] = [((), new_auction(rules, 0))]
-    while frontier:
-        words, auction = frontier.pop()
-        if auction.done:
-            outcome = auction.outcome()
-            if (outcome.landlord == landlord and max(outcome.bid, 1) == final
-                    and list(words[:len(said)]) == said):
-                return list(words)
-            continue
-        for word in auction.legal():
-            if len(words) < len(said) and word != said[len(words)]:
-                continue
-            following = copy.deepcopy(auction)
-            following.apply(word)
-            frontier.append(((*words, word), following))
+    for words, outcome in finished_auctions(rules, 0, said):
+        if outcome.landlord == landlord and max(outcome.bid, 1) == final:
+            return list(words)
     raise RecordError(f"{where}: no auction of {rules.id} with these bids makes seat "
                       f"{landlord} the landlord at {final}")
 
@@ -306,7 +292,8 @@ def _rebuilt(rules: Ruleset, mine: list[int], public: list[int], seat: int, land
         if hand.to_act != mover:
             raise RecordError(f"{at}: seat {mover} moves where seat {hand.to_act} is next")
         try:
-            hand.apply(_action(hand, _key(listed)) if listed else PASS)
+            key = _key(listed)
+            hand.apply((hand.play_of(key) or cards.key_text(key)) if listed else PASS)
         except IllegalActionError as exc:
             shown = cards.key_text(_key(listed)) if listed else PASS
             raise RecordError(f"{at}: seat {mover}'s {shown} is not a move {rules.id} allows "
@@ -320,15 +307,6 @@ def _rebuilt(rules: Ruleset, mine: list[int], public: list[int], seat: int, land
         raise RecordError(f"{where}: the last request is seat {hand.to_act}'s turn, not this "
                           f"seat's ({seat})")
     return Situation(hand, seat, tuple(held))
-
-
-def _action(hand: Hand, key: int) -> Any:
-    """The first reading of a card set the hand allows now, else its text (refused so)."""
-    if hand.to_act is not None and cards.contains(hand.hands[hand.to_act], key):
-        for action in hand.legal_actions():
-            if not isinstance(action, str) and action.key == key:
-                return action
-    return cards.key_text(key)
 
 
 def _say(hand: Hand, words: list[str], where: str) -> None:
