@@ -1858,15 +1858,20 @@ static PyTypeObject RunnerType = {
 #define QUICK_DEPTH 3
 #define SOLVER_PROBE 8
 
-/* An entry of the table: the position's facts, then its hands, one a seat (an entry is as
- * long as the players need: 32 bytes for two, 64 for four). */
+/* An entry of the table: the position's facts, then its hands, two words a seat (an entry
+ * is as long as the players need: 40 bytes for two, 72 for four). Beside the entries, a word a slot
+ * (SOLVER_MARK where taken, the position's tag, and the positions its answer took as a power
+ * of two: what keeping it saves), so that a look at a window of slots reads one cache line,
+ * and an entry is read only where its tag matches. */
 typedef struct {
     int32_t beat;
-    int8_t to_act, beat_seat, side, state; /* state: 0 empty, 1 the side loses, 2 it wins */
-    uint8_t work; /* the positions its answer took, as a power of two: what keeping it saves */
-    uint8_t pad[7];
-    u128 hands[];
+    int8_t to_act, beat_seat, side, state; /* state: 1 the side loses, 2 it wins */
+    uint64_t hands[]; /* low word, high word */
 } SolverEntry;
+
+#define SOLVER_MARK 0x80u
+#define SOLVER_WORK 0x7fu
+#define SOLVER_TAG(h) ((uint32_t)((h) >> 40) << 8)
 
 typedef struct {
     PyObject_HEAD
@@ -1880,6 +1885,7 @@ typedef struct {
     int bound, must_beat, warns_single;
     u128 low; /* the lowest bit of every rank's field */
     char *table;
+    uint32_t *marks; /* a word a slot: free (0), or taken, the tag and the work */
     size_t stride; /* bytes an entry */
     size_t mask;
     uint64_t positions;
@@ -1928,6 +1934,7 @@ Solver_dealloc(Solver *self)
     PyMem_Free(self->last_only);
     PyMem_Free(self->play_level);
     PyMem_Free(self->table);
+    PyMem_Free(self->marks);
     PyMem_Free(self->stack);
     PyMem_Free(self->play_set);
     PyMem_Free(self->safe_stamp);
@@ -1959,7 +1966,7 @@ Solver_init(Solver *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError, "Solver(): teach must be callable");
         return -1;
     }
-    self->stride = sizeof(SolverEntry) + sizeof(u128) * (size_t)self->players;
+    self->stride = sizeof(SolverEntry) + 2 * sizeof(uint64_t) * (size_t)self->players;
     if (self->players < 2 || self->players > SOLVER_SEATS || memory < (Py_ssize_t)self->stride) {
         PyErr_Format(PyExc_ValueError, "Solver(): 2 to %d players, and memory for an entry",
                      SOLVER_SEATS);
@@ -1976,11 +1983,13 @@ Solver_init(Solver *self, PyObject *args, PyObject *kwargs)
         return -1;
     }
     size_t capacity = 1; /* the most entries a power of two that fit in memory */
-    while (capacity * 2 * self->stride <= (size_t)memory && capacity < ((size_t)1 << 40)) {
+    while (capacity * 2 * (self->stride + sizeof(uint32_t)) <= (size_t)memory &&
+           capacity < ((size_t)1 << 40)) {
         capacity *= 2;
     }
     self->table = PyMem_Calloc(capacity, self->stride);
-    if (self->table == NULL) {
+    self->marks = PyMem_Calloc(capacity, sizeof(uint32_t));
+    if (self->table == NULL || self->marks == NULL) {
         PyErr_NoMemory();
         return -1;
     }
@@ -2053,7 +2062,8 @@ solver_same(const Solver *self, const SolverEntry *e, const u128 *hands, int to_
         return 0;
     }
     for (int s = 0; s < self->players; s++) {
-        if (e->hands[s] != hands[s]) {
+        if (e->hands[2 * s] != (uint64_t)hands[s] ||
+            e->hands[2 * s + 1] != (uint64_t)(hands[s] >> 64)) {
             return 0;
         }
     }
@@ -2065,23 +2075,29 @@ solver_same(const Solver *self, const SolverEntry *e, const u128 *hands, int to_
  * that answer is forgotten, and found again by search if it is asked again). An entry is
  * never emptied, and a position goes to the first free slot of its window: so the first free
  * slot met ends the look, the position being in none after it. */
-static SolverEntry *
+static size_t
 solver_slot(Solver *self, uint64_t h, const u128 *hands, int to_act, int32_t beat,
             int beat_seat, int side, int *found)
 {
-    SolverEntry *cheapest = NULL;
+    const uint32_t tag = SOLVER_TAG(h);
+    size_t cheapest = 0;
+    uint32_t least = SOLVER_WORK + 1;
     for (size_t i = 0; i < SOLVER_PROBE; i++) {
-        SolverEntry *e = (SolverEntry *)(self->table + ((h + i) & self->mask) * self->stride);
-        if (e->state == 0) {
+        size_t at = (h + i) & self->mask;
+        uint32_t mark = self->marks[at];
+        if (mark == 0) {
             *found = 0;
-            return e;
+            return at;
         }
-        if (solver_same(self, e, hands, to_act, beat, beat_seat, side)) {
+        if ((mark & ~SOLVER_WORK & ~SOLVER_MARK) == tag &&
+            solver_same(self, (SolverEntry *)(self->table + at * self->stride), hands, to_act,
+                        beat, beat_seat, side)) {
             *found = 1;
-            return e;
+            return at;
         }
-        if (cheapest == NULL || e->work < cheapest->work) {
-            cheapest = e;
+        if ((mark & SOLVER_WORK) < least) {
+            least = mark & SOLVER_WORK;
+            cheapest = at;
         }
     }
     *found = 0;
@@ -2335,9 +2351,9 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
     }
     uint64_t h = solver_hash(self, hands, to_act, beat, beat_seat, side);
     int found;
-    SolverEntry *slot = solver_slot(self, h, hands, to_act, beat, beat_seat, side, &found);
+    size_t at = solver_slot(self, h, hands, to_act, beat, beat_seat, side, &found);
     if (found) {
-        return slot->state == 2;
+        return ((SolverEntry *)(self->table + at * self->stride))->state == 2;
     }
     const int n = self->players;
     u128 hand = hands[to_act];
@@ -2430,16 +2446,18 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
         }
     }
     /* the slot may have been taken meanwhile by a deeper position: find it again */
-    slot = solver_slot(self, h, hands, to_act, beat, beat_seat, side, &found);
+    at = solver_slot(self, h, hands, to_act, beat, beat_seat, side, &found);
+    SolverEntry *slot = (SolverEntry *)(self->table + at * self->stride);
     uint64_t took = self->positions - first + 1;
-    int work = 0;
+    uint32_t work = 0;
     while (took > 1 && work < 63) {
         took >>= 1;
         work++;
     }
-    slot->work = (uint8_t)work;
+    self->marks[at] = SOLVER_TAG(h) | SOLVER_MARK | work;
     for (int s = 0; s < n; s++) {
-        slot->hands[s] = hands[s];
+        slot->hands[2 * s] = (uint64_t)hands[s];
+        slot->hands[2 * s + 1] = (uint64_t)(hands[s] >> 64);
     }
     slot->to_act = (int8_t)to_act;
     slot->beat = beat;
@@ -2499,7 +2517,7 @@ Solver_wins(Solver *self, PyObject *args)
         }
     }
     if (changed && self->used) {
-        memset(self->table, 0, self->stride * (self->mask + 1));
+        memset(self->marks, 0, sizeof(uint32_t) * (self->mask + 1));
     }
     if (changed) {
         for (int s = 0; s < n; s++) {

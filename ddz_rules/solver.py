@@ -45,7 +45,7 @@ from ddz_rules.table import Play, PlayTable, Wild, compile_table, native_modules
 #: table is faster where it holds the search: it stays in the processor's caches).
 MEMORY_MB = 32
 #: Bytes the Python twin counts an entry of its table as, to bound it by the same budget
-#: (the compiled table's entry takes 48 bytes for two seats, 64 for three).
+#: (the compiled table's entry and its slot word take 44 bytes for two seats, 60 for three).
 ENTRY_BYTES = 64
 #: Positions searched between two looks at the clock.
 CLOCK_EVERY = 4096
