@@ -664,7 +664,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     hands = args.hands if args.hands is not None or args.deals else 1000
     spec = RunSpec(tuple(args.rulesets), hands, args.bots, args.seed, args.open_hand,
-                   args.deals, args.deals_format)
+                   args.deals, args.deals_format, args.whole_positions)
     versus = _match_levels(args)
     if versus is None:
         spec.check()  # every ruleset loaded and checked before a hand is played
@@ -1469,7 +1469,12 @@ def _run_commands(add: Add) -> None:
                    "deal as the play begins where the search answers it within a million "
                    "positions (the share answered is reported); the open-hand landlord win "
                    "rates, which depend on no bot (ddz solve; about a second a hand more with "
-                   "the compiled modules, far more without)")
+                   "the compiled modules, far more without), and how often the kitty decides "
+                   "the whole deal")
+    p.add_argument("--whole-positions", type=int, metavar="N",
+                   help="with --open-hand, the positions each whole deal's judgement may "
+                   "search (default 1,000,000, about a second; the same answers on any "
+                   "machine)")
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar")
     p = add("match", cmd_match, "Play whole matches (the ruleset's match rules) with a bot "

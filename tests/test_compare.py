@@ -304,3 +304,56 @@ def test_the_whole_deal_is_judged_as_the_play_begins_where_the_search_answers_it
     assert answered and unanswered and answered + unanswered >= 7
     trace = play_task(Task("two-player", "medium", 0, 1, open_hand=True))
     assert trace["open_whole"] in (0, 1, None) and TRACES.validator.is_valid(trace)
+
+
+def test_the_kitty_decides_a_whole_deal_whose_answer_changes_with_its_cards_out_of_play(
+        ) -> None:
+    """Beside the whole deal, an open-hand run judges the same deal with the kitty's cards
+    out of play (the landlord leading with his dealt cards): the answer is the solver's for
+    that position, and the kitty decides the deal where the two answers differ."""
+    from ddz_rules.compare.runner import WHOLE_MEMORY_MB, bare_value, whole_value
+    from ddz_rules.game import Hand, Phase
+    from ddz_rules.solver import of_hand, solve
+
+    ruleset = load("two-player")
+    bot = make_bot("medium", ruleset)
+    compared = 0
+    for seed in range(8):
+        hand = Hand.new(ruleset, seed)
+        rng = random.Random(seed)
+        while hand.phase is Phase.AUCTION:
+            hand.apply(bot.choose(hand.view(hand.to_act), rng))  # type: ignore[arg-type]
+        position = of_hand(hand)
+        if position is None or hand.landlord is None:
+            continue
+        bare = bare_value(hand, SMALL_WHOLE_BUDGET)
+        dealt = list(position.hands)
+        dealt[hand.landlord] -= hand.deal.kitty
+        without = solve(position.moved(tuple(dealt), position.to_act, None, None),
+                        memory_mb=WHOLE_MEMORY_MB, positions=SMALL_WHOLE_BUDGET)
+        assert bare == without.wins
+        compared += bare is not None and whole_value(hand, SMALL_WHOLE_BUDGET) is not None
+    assert compared  # the measure itself: the hand-made traces
+    trace = play_task(Task("two-player", "medium", 0, 2, open_hand=True,
+                           whole_positions=SMALL_WHOLE_BUDGET))
+    assert "open_whole_bare" in trace and TRACES.validator.is_valid(trace)
+    assert "open_whole_bare" not in play_task(Task("no-kitty", "medium", 0, 2, open_hand=True,
+                                                   whole_positions=SMALL_WHOLE_BUDGET))
+
+
+def test_a_runs_whole_deal_budget_is_part_of_its_identity_and_needs_the_open_hand(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Two runs judged within different budgets are different runs (one never resumes the
+    other); a budget without the open hand, or out of bounds, is refused before play."""
+    plain = RunSpec(("two-player",), 4, "medium", 0, True)
+    budgeted = RunSpec(("two-player",), 4, "medium", 0, True, whole_positions=5_000)
+    assert plain.identity != budgeted.identity
+    assert budgeted.header()["run"]["whole_positions"] == 5_000
+    assert all(t.whole_positions == 5_000 for t in budgeted.tasks())
+    for argv, said in (
+            (["--whole-positions", "5"], "--whole-positions is a budget for judging whole "
+                                         "deals with every card open"),
+            (["--open-hand", "--whole-positions", "0"], "--whole-positions must be between 1 "
+                                                        "and 1,000,000,000, got 0")):
+        assert main(["compare", "two-player", "--hands", "2", "--no-progress", *argv]) == 2
+        assert said in capsys.readouterr().err

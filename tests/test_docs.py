@@ -1382,3 +1382,23 @@ def test_the_format_page_shows_the_wild_section_and_each_types_wilds(
 
     first = next(rid for rid in RULESETS if introduces_wilds(rid))
     assert yaml_text == (ROOT / load(first).path).read_text(encoding="utf-8").rstrip() + "\n"
+
+
+def test_the_open_hand_page_shows_deals_answered_and_bounds_never_counting_an_unknown(
+        tmp_path: Path) -> None:
+    """The Open-hand values page reads ``benchmarks/open_hand.json``: each ruleset's deals
+    answered, its win rate over them, and bounds over every deal (a deal not answered is
+    neither a win nor a loss); a ruleset with none answered shows no rate."""
+    from ddz_rules.docs.open_hand import RESULTS, open_hand_page
+
+    (tmp_path / RESULTS).parent.mkdir()
+    fixture = ROOT / "tests" / "fixtures" / "open-hand" / "open_hand.json"
+    (tmp_path / RESULTS).write_text(fixture.read_text())
+    page = open_hand_page(tmp_path)
+    two = next(line for line in page.splitlines() if line.startswith("| `two-player`"))
+    assert "30 (75.0%)" in two and "90.0% [74.4, 96.5]" in two and "67.5% to 92.5%" in two
+    assert "8.0% [2.2, 25.0] (2 of 25)" in two and "5,000,000" in two
+    classic = next(line for line in page.splitlines() if line.startswith("| `classic`"))
+    assert "0 (0.0%)" in classic and "0.0% to 100.0%" in classic and "| - |" in classic
+    assert ("--rulesets two-player:5000000,classic:1000000 --hands 40 --seed 0" in page
+            and "`abc1234`" in page)

@@ -120,6 +120,11 @@ def _seat(seat: int) -> Callable[[Trace], float | None]:
     return lambda t: _side_won(t, seat) if seat < t["players"] else None
 
 
+def _kitty_decides(t: Trace) -> float | None:
+    whole, bare = t.get("open_whole"), t.get("open_whole_bare")
+    return None if whole is None or bare is None else float(whole != bare)
+
+
 _HAND_MEASURES: tuple[Measure, ...] = (
     Measure("landlord_win", "landlord win rate",
             "Share of hands the landlord wins.", _with_landlord(_landlord_won),
@@ -143,7 +148,8 @@ _HAND_MEASURES: tuple[Measure, ...] = (
             proportion=True),
     Measure("open_whole", "open-hand landlord win rate, whole deals",
             "Share of hands, among those whose whole deal is answered as the play begins "
-            f"(within {WHOLE_POSITIONS:,} positions searched, every card open), that the "
+            f"(within the run's budget of positions searched, {WHOLE_POSITIONS:,} unless it "
+            "says otherwise, every card open), that the "
             "landlord's side wins with perfect play from the first lead: the value of the deal "
             "and of the auction's choice of landlord, depending on no bot's play. The deals "
             "answered are the ones decided soonest, so this is a rate over those, not over "
@@ -151,10 +157,16 @@ _HAND_MEASURES: tuple[Measure, ...] = (
             lambda t: None if t.get("open_whole") is None else float(t["open_whole"]),
             proportion=True),
     Measure("open_whole_answered", "whole deals answered open-hand",
-            f"Share of hands whose whole deal the search answers within {WHOLE_POSITIONS:,} "
+            "Share of hands whose whole deal the search answers within the run's budget of "
             "positions as the play begins (the hands the whole-deal win rate is over; each "
             "hand's answer, or null where none was found, is in the results file).",
             lambda t: None if "open_whole" not in t else float(t["open_whole"] is not None),
+            proportion=True),
+    Measure("kitty_decides", "kitty decides the whole deal",
+            "Share of hands, among those whose whole deal is answered open-hand both as dealt "
+            "and with the kitty's cards out of play (the landlord leading with the cards he "
+            "was dealt), whose answer the kitty changes: the landlord's side wins with it and "
+            "loses without it, or the reverse (rulesets with a kitty).", _kitty_decides,
             proportion=True),
     Measure("multiplier", "multiplier",
             "The product of the hand's multiplier events (hands with a landlord).",

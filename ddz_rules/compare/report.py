@@ -37,7 +37,8 @@ from ddz_rules.ruleset import Ruleset
 
 #: Measures shown in the terminal table (all are in JSON and CSV); a row that applies to none
 #: of the rulesets compared (a fourth seat, a partner) is left out.
-TABLE = ("landlord_win", "open_value", "open_whole", "open_whole_answered", "landlord_score",
+TABLE = ("landlord_win", "open_value", "open_whole", "open_whole_answered",
+         "kitty_decides", "landlord_score",
          "peasant_score", "partnered", "multiplier", "first_out_score", "cards_left",
          "shut_out", "paid_for_all", "bombs",
          "soft_bombs", "wild_plays", "rockets", "spring", "anti_spring", "redeals", "unplayed",

@@ -69,8 +69,10 @@ TRACE_SCHEMA: dict[str, Any] = {
         "shut_out": {"type": "array", "items": _count}, "bombs_played": _count,
         "liable": _seat,
         # Whether the landlord's side wins with perfect play, every card open, from the first
-        # position holding runner.OPEN_CARDS cards or fewer (null: never reached, or unknown).
+        # position holding runner.OPEN_CARDS cards or fewer (null: never reached, or unknown);
+        # the whole deal as the play begins, and the same with the kitty out of play.
         "open_value": {"enum": [0, 1, None]}, "open_whole": {"enum": [0, 1, None]},
+        "open_whole_bare": {"enum": [0, 1, None]},
     },
 }
 

@@ -21,7 +21,13 @@ from typing import Any
 
 from ddz_rules.compare import executors
 from ddz_rules.compare.results import TRACES, ResultsFile, RowCheck, RowKind, Trace
-from ddz_rules.compare.runner import Task, check_bots, prepare_bots, ruleset_digest
+from ddz_rules.compare.runner import (
+    MAX_WHOLE_POSITIONS,
+    Task,
+    check_bots,
+    prepare_bots,
+    ruleset_digest,
+)
 from ddz_rules.dealsets import DealSet, read_deals
 from ddz_rules.errors import DdzError, Named, RunFailed, UsageError
 from ddz_rules.ruleset import Ruleset, load, names_a_file
@@ -63,6 +69,9 @@ class RunSpec:
     #: instead of seeded deals, and its format (None: the one its first byte shows).
     deals: str | None = None
     deals_format: str | None = None
+    #: With ``open_hand``, the positions each whole deal's judgement may search (None: the
+    #: runner's default, :data:`~ddz_rules.compare.runner.WHOLE_POSITIONS`).
+    whole_positions: int | None = None
 
     def resolve(self) -> tuple[Entrant, ...]:
         """Load every ruleset once and check the run: hands, bots, and one id per ruleset."""
@@ -128,9 +137,16 @@ class RunSpec:
 
     def check(self) -> None:
         """Refuse a run that cannot be played, before anything is played: every ruleset,
-        the bots, the hands and the deal set."""
+        the bots, the hands, the deal set and the whole deal's budget."""
         self.resolve()
         self._check_hands()
+        if self.whole_positions is not None:
+            if not self.open_hand:
+                raise UsageError(Named("whole_positions"), " is a budget for judging whole "
+                                 "deals with every card open, which only an open-hand run does")
+            if not 1 <= self.whole_positions <= MAX_WHOLE_POSITIONS:
+                raise UsageError(Named("whole_positions"), " must be between 1 and "
+                                 f"{MAX_WHOLE_POSITIONS:,}, got {self.whole_positions:,}")
 
     @property
     def identity(self) -> dict[str, Any]:
@@ -139,12 +155,16 @@ class RunSpec:
                  "seed": self.seed, "digests": {e.id: e.digest for e in self.resolve()}}
         if self.deals is not None:
             found["deals"] = next(iter(self._dealsets.values())).digest
+        if self.whole_positions is not None:
+            found["whole_positions"] = self.whole_positions
         return {**found, "open_hand": True} if self.open_hand else found
 
     def header(self) -> dict[str, Any]:
         """The run as reports show it (the number of hands included)."""
         run = {"rulesets": [e.id for e in self.resolve()], "hands": self.played,
                "bots": self.bots, "seed": self.seed}
+        if self.whole_positions is not None:
+            run["whole_positions"] = self.whole_positions
         return {"run": {**run, "deals": self.deals} if self.deals else run}
 
     def loaded(self) -> dict[str, Ruleset]:
@@ -161,7 +181,8 @@ class RunSpec:
         sets = self._dealsets
         return [Task(e.reference, self.bots, self.seed, i, digest=e.digest,
                      open_hand=self.open_hand,
-                     deal=sets[e.id].deals[i] if sets else None)
+                     deal=sets[e.id].deals[i] if sets else None,
+                     whole_positions=self.whole_positions)
                 for i in range(self.played) for e in entrants]
 
 

@@ -31,8 +31,11 @@ OPEN_CARDS = 20
 OPEN_SECONDS = 1.0
 OPEN_MEMORY_MB = 16
 #: The whole deal, every card open, is judged as the play begins within this many positions
-#: searched (the same answer on any machine; past them: unknown) and this table.
+#: searched unless a run says otherwise (the same answer on any machine; past them: unknown)
+#: and this table.
 WHOLE_POSITIONS = 1_000_000
+#: The most positions a run may give each whole deal (about ten minutes a deal).
+MAX_WHOLE_POSITIONS = 1_000_000_000
 WHOLE_MEMORY_MB = 64
 
 
@@ -59,6 +62,8 @@ class Task:
     #: The deal to play (from a deal set), instead of the seeded one; a hand thrown in is
     #: dealt again from the seed, as without a deal set.
     deal: Deal | None = None
+    #: Positions the whole deal's judgement may search (None: :data:`WHOLE_POSITIONS`).
+    whole_positions: int | None = None
 
     @property
     def levels(self) -> tuple[str, ...]:
@@ -130,13 +135,16 @@ def play_task(task: Task) -> dict[str, Any]:
         rng = random.Random(seed ^ 0xB075)
         judged: bool | None = None
         whole: bool | None = None
+        bare: bool | None = None
         reached = begun = False
         while hand.result is None:
             seat = hand.to_act
             assert seat is not None
             if task.open_hand and not begun and hand.phase is Phase.PLAY:
                 begun = True
-                whole = whole_value(hand)
+                budget = task.whole_positions or WHOLE_POSITIONS
+                whole = whole_value(hand, budget)
+                bare = None if whole is None else bare_value(hand, budget)
             if (task.open_hand and not reached and hand.landlord is not None
                     and cards_left(hand) <= OPEN_CARDS):
                 reached = True
@@ -156,6 +164,8 @@ def play_task(task: Task) -> dict[str, Any]:
     if task.open_hand:
         trace["open_value"] = None if judged is None else int(judged)
         trace["open_whole"] = None if whole is None else int(whole)
+        if kitty_taken(hand):
+            trace["open_whole_bare"] = None if bare is None else int(bare)
     return trace
 
 
@@ -174,16 +184,36 @@ def open_value(hand: Hand) -> bool | None:
     return landlord_wins(position, OPEN_SECONDS, OPEN_MEMORY_MB)
 
 
-def whole_value(hand: Hand) -> bool | None:
+def whole_value(hand: Hand, positions: int | None = None) -> bool | None:
     """Whether the landlord's side wins the whole deal as the play begins, every card open,
     with perfect play: the open-hand value of the deal itself (and of the auction's choice of
-    landlord), within :data:`WHOLE_POSITIONS` positions; None where it is not answered within
-    them (most three-seat deals: see ``benchmarks/README.md``, "Exact play") or cannot be
-    judged (a partner not known yet)."""
+    landlord), within ``positions`` positions (default :data:`WHOLE_POSITIONS`); None where it
+    is not answered within them (most three-seat deals: see ``benchmarks/README.md``, "Exact
+    play") or cannot be judged (a partner not known yet)."""
     position = of_hand(hand)
     if position is None:
         return None
-    return landlord_wins(position, None, WHOLE_MEMORY_MB, WHOLE_POSITIONS)
+    return landlord_wins(position, None, WHOLE_MEMORY_MB, positions or WHOLE_POSITIONS)
+
+
+def kitty_taken(hand: Hand) -> bool:
+    """Whether the landlord of ``hand`` took a kitty of at least one card."""
+    return hand.landlord is not None and cards.size(hand.deal.kitty) > 0
+
+
+def bare_value(hand: Hand, positions: int | None = None) -> bool | None:
+    """:func:`whole_value` of the same deal with the kitty's cards out of play (the landlord
+    leads with the cards he was dealt): beside the whole deal's value, it says whether the
+    kitty decided the deal. None where he took no kitty, or where it is not answered."""
+    position = of_hand(hand)
+    if position is None or not kitty_taken(hand):
+        return None
+    assert hand.landlord is not None
+    hands = list(position.hands)
+    hands[hand.landlord] -= hand.deal.kitty
+    return landlord_wins(position.moved(tuple(hands), position.to_act, position.beat,
+                                        position.beat_seat),
+                         None, WHOLE_MEMORY_MB, positions or WHOLE_POSITIONS)
 
 
 def play_batch(tasks: list[Task]) -> list[dict[str, Any]]:

@@ -15,6 +15,8 @@ from ddz_rules.docs.formats import PAGE as FORMATS_PAGE
 from ddz_rules.docs.formats import formats_page
 from ddz_rules.docs.invariants import invariants_page
 from ddz_rules.docs.matrix import matrix_page, side_by_side_page
+from ddz_rules.docs.open_hand import PAGE as OPEN_HAND_PAGE
+from ddz_rules.docs.open_hand import open_hand_page
 from ddz_rules.docs.reference import cli_page, records_page, ruleset_format_page
 from ddz_rules.docs.rulesets import overview_page, page_path, ruleset_page
 from ddz_rules.docs.sensitivity import sensitivity_page
@@ -39,6 +41,7 @@ def generate(root: Path | None = None) -> dict[str, str]:
     pages["using/ruleset-format.md"] = ruleset_format_page(book)
     pages["compare/comparisons.md"] = comparisons_page()
     pages["compare/sensitivity.md"] = sensitivity_page(book.root)
+    pages[OPEN_HAND_PAGE] = open_hand_page(book.root)
     pages[ENVIRONMENTS_PAGE] = environments_page(book)
     pages[ENDGAMES_PAGE] = endgames_page()
     pages[FORMATS_PAGE] = formats_page(book.root)
