@@ -47,10 +47,10 @@ def open_hand_page(root: Path) -> str:
     """The page, from the results file under ``root`` (the checkout)."""
     run = json.loads((root / RESULTS).read_text(encoding="utf-8"))
     rows = [_row(row) for row in run["rows"]]
-    budgets = ",".join(f"{row['ruleset']}:{row['whole_positions']}" for row in run["rows"])
-    hands = max(row["hands"] for row in run["rows"])
-    command = (f"python benchmarks/open_hand_table.py --rulesets {budgets} --hands {hands} "
-               f"--seed {run['seed']}")
+    commands = " and ".join(
+        f"`python benchmarks/open_hand_table.py --rulesets {row['ruleset']}:"
+        f"{row['whole_positions']} --hands {row['hands']} --seed {run['seed']}`"
+        for row in run["rows"])
     return "\n".join([
         "# Open-hand values",
         "",
@@ -94,7 +94,8 @@ def open_hand_page(root: Path) -> str:
         "mostly beyond the search today: it answers the one-sided ones, which is why the "
         "classic row's rate over the answered deals sits far above its lower bound.",
         "",
-        f"Run with `{command}` on {run['date']} (checkout `{run['commit']}`, "
-        f"{run['machine']}).",
+        f"Run with {commands} on {run['date']} (checkout `{run['commit']}`, "
+        f"{run['machine']}). A run stopped early is resumed by the same command with more "
+        "deals: the deals already solved are kept, and none is solved twice.",
         "",
     ])
