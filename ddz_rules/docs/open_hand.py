@@ -47,10 +47,12 @@ def open_hand_page(root: Path) -> str:
     """The page, from the results file under ``root`` (the checkout)."""
     run = json.loads((root / RESULTS).read_text(encoding="utf-8"))
     rows = [_row(row) for row in run["rows"]]
+    by_hands: dict[int, list[str]] = {}  # one command for the rows of as many deals
+    for row in run["rows"]:
+        by_hands.setdefault(row["hands"], []).append(f"{row['ruleset']}:{row['whole_positions']}")
     commands = " and ".join(
-        f"`python benchmarks/open_hand_table.py --rulesets {row['ruleset']}:"
-        f"{row['whole_positions']} --hands {row['hands']} --seed {run['seed']}`"
-        for row in run["rows"])
+        f"`python benchmarks/open_hand_table.py --rulesets {','.join(budgets)} --hands {hands} "
+        f"--seed {run['seed']}`" for hands, budgets in by_hands.items())
     return "\n".join([
         "# Open-hand values",
         "",
