@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ddz_rules.docs.render import code, number, table
+from ddz_rules.ruleset import load
 
 RESULTS = Path("benchmarks") / "open_hand.json"
 #: The page, under ``docs/``.
@@ -25,7 +26,7 @@ def _percent(value: float) -> str:
 
 def _interval(estimate: list[float] | None) -> str:
     if estimate is None:
-        return "-"
+        return "none answered"
     mean, low, high = estimate
     return f"{_percent(mean)} [{100 * low:.1f}, {100 * high:.1f}]"
 
@@ -33,9 +34,13 @@ def _interval(estimate: list[float] | None) -> str:
 def _row(row: dict[str, Any]) -> list[str]:
     played, answered = row["deals_played"], row["answered"]
     low, high = row["bounds"]
-    kitty = ("-" if row["kitty_rate"] is None
-             else f"{_interval(row['kitty_rate'])} ({row['kitty_decides']} of "
-                  f"{number(row['kitty_answered'])})")
+    if not load(row["ruleset"]).kitty:
+        kitty = "no kitty"
+    elif row["kitty_rate"] is None:
+        kitty = "none answered both ways"
+    else:
+        kitty = (f"{_interval(row['kitty_rate'])} ({row['kitty_decides']} of "
+                 f"{number(row['kitty_answered'])})")
     bots = row["bots_landlord_win"]
     return [code(row["ruleset"]), number(played), number(row["whole_positions"]),
             f"{number(answered)} ({_percent(answered / played)})",
