@@ -48,7 +48,15 @@ from ddz_rules.reports import EXAMPLES, check_report, diff_report
 from ddz_rules.ruleset import bundled_ids, load, stated_inert
 from ddz_rules.showdown import IMPORT_FORMATS
 from ddz_rules.simulate import simulate
-from ddz_rules.solver import MEMORY_MB, Position, Solution, Step, solve
+from ddz_rules.solver import (
+    LARGE_CARDS,
+    LARGE_MEMORY_MB,
+    MEMORY_MB,
+    Position,
+    Solution,
+    Step,
+    solve,
+)
 from ddz_rules.solver import role as solver_role
 from ddz_rules.table import (
     Play,
@@ -1215,8 +1223,9 @@ def _question_commands(add: Add) -> None:
     p.add_argument("--wild", metavar="RANKS", help=WILD_HELP)
     p.add_argument("--seconds", type=float, metavar="S",
                    help="a time budget: past it, the answer is unknown (default: none)")
-    p.add_argument("--memory", type=float, default=MEMORY_MB, metavar="MB",
-                   help=f"the search table's budget in megabytes (default {MEMORY_MB:g})")
+    p.add_argument("--memory", type=float, metavar="MB",
+                   help=f"the search table's budget in megabytes (default {MEMORY_MB:g}, "
+                        f"{LARGE_MEMORY_MB:g} where more than {LARGE_CARDS} cards are in play)")
     p.add_argument("--positions", type=int, metavar="N",
                    help="a budget of positions searched, the same on any machine (default: "
                         "none)")

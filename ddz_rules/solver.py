@@ -14,7 +14,10 @@ the arrays the compiled lister already reads) where the modules were built and t
 holds no wild card; :class:`PythonSearch` is its twin, move for move, proved equal by the
 tests, and serves elsewhere. A search has a table of at most so many megabytes: once full,
 it forgets answers to make room (the compiled table those that took the fewest positions, the
-Python twin its oldest), so it never answers wrong, only searches again what it forgot. Its
+Python twin its oldest), so it never answers wrong, only searches again what it forgot. Before
+trying a move, the search looks every move's position up (:meth:`PythonSearch.known_move`).
+The table is small where that keeps it in the caches, larger for a whole deal
+(:func:`default_memory_mb`). Its
 budget is seconds, or positions searched (the same on any machine); past either it answers
 unknown (``None``) with what it proved so far.
 
@@ -44,6 +47,10 @@ from ddz_rules.table import Play, PlayTable, Wild, compile_table, native_modules
 #: Megabytes a search's transposition table may take, unless told otherwise (a smaller
 #: table is faster where it holds the search: it stays in the processor's caches).
 MEMORY_MB = 32
+#: ... and where more than :data:`LARGE_CARDS` cards are in play (a whole deal: its search
+#: outgrows a small table, which then forgets answers it needs again).
+LARGE_MEMORY_MB = 256
+LARGE_CARDS = 30
 #: Bytes the Python twin counts an entry of its table as, to bound it by the same budget
 #: (the compiled table's entry and its slot word take 44 bytes for two seats, 60 for three).
 ENTRY_BYTES = 64
@@ -151,7 +158,7 @@ def of_hand(hand: Hand) -> Position | None:
 
 
 def landlord_wins(position: Position, seconds: float | None = None,
-                  memory_mb: float = MEMORY_MB, positions: int | None = None) -> bool | None:
+                  memory_mb: float | None = None, positions: int | None = None) -> bool | None:
     """Whether the landlord's side wins ``position`` with perfect play, whoever is to act;
     None past the budget (``seconds``, or ``positions`` searched: the same on any
     machine)."""
@@ -407,14 +414,13 @@ class PythonSearch:
         if self.positions % CLOCK_EVERY == 0 and self.deadline is not None \
                 and time.monotonic() > self.deadline:
             raise OutOfBudget("seconds")
-        key = (position.hands, position.to_act, position.beat, position.beat_seat, side)
-        known = self.table.get(key)
+        known = self.table.get(self.key(position, side))
         if known is not None:
             return known
         mover = position.team[position.to_act]
         found = mover != side
         steps = moves(position)
-        if quick_win(position, steps):
+        if quick_win(position, steps) or self.known_move(position, steps, side, mover == side):
             found = mover == side
             steps = []
         for step in steps:
@@ -425,8 +431,26 @@ class PythonSearch:
                 break
         if len(self.table) >= self.entries:  # full: the oldest answer is forgotten
             self.table.popitem(last=False)
-        self.table[key] = found
+        self.table[self.key(position, side)] = found
         return found
+
+    @staticmethod
+    def key(position: Position, side: int) -> tuple[Any, ...]:
+        """What the table knows a position by: the question asked of it, whole."""
+        return (position.hands, position.to_act, position.beat, position.beat_seat, side)
+
+    def known_move(self, position: Position, steps: Sequence[Step], side: int,
+                   want: bool) -> bool:
+        """Whether one of ``steps`` leads to a position the table already answers as
+        ``want`` (the answer that settles this one): an enhanced transposition cutoff. Plays
+        commute, so a move often reaches by another order a position answered already;
+        looking before searching any move saves the search of those tried before it. The
+        looks are not positions searched."""
+        for step in steps:
+            nxt = after(position, step)
+            if not isinstance(nxt, int) and self.table.get(self.key(nxt, side)) is want:
+                return True
+        return False
 
 
 class CompiledSearch:
@@ -497,10 +521,24 @@ def compiled_serves(position: Position) -> bool:
 Search = PythonSearch | CompiledSearch
 
 
-def search_for(position: Position, memory_mb: float = MEMORY_MB, seconds: float | None = None,
-               engine: str = "auto") -> Search:
-    """A search with this budget, compiled where it serves (``engine``: ``auto``,
-    ``compiled`` or ``python``)."""
+def default_memory_mb(position: Position) -> float:
+    """The table's megabytes unless told otherwise: :data:`MEMORY_MB`, or
+    :data:`LARGE_MEMORY_MB` where more than :data:`LARGE_CARDS` cards are in play.
+
+    >>> from ddz_rules.ruleset import load
+    >>> default_memory_mb(Position.of(load("classic"), ("33", "44", "55"), to_act=0, landlord=0))
+    32
+    """
+    held = sum(cards.size(hand) for hand in position.hands)
+    return LARGE_MEMORY_MB if held > LARGE_CARDS else MEMORY_MB
+
+
+def search_for(position: Position, memory_mb: float | None = None,
+               seconds: float | None = None, engine: str = "auto") -> Search:
+    """A search with this budget (``memory_mb`` None: :func:`default_memory_mb`), compiled
+    where it serves (``engine``: ``auto``, ``compiled`` or ``python``)."""
+    if memory_mb is None:
+        memory_mb = default_memory_mb(position)
     memory = max(1, int(memory_mb * (1 << 20)))
     deadline = None if seconds is None else time.monotonic() + seconds
     if engine == "python" or (engine == "auto" and (
@@ -563,7 +601,7 @@ class Solution:
         return out
 
 
-def solve(position: Position, seconds: float | None = None, memory_mb: float = MEMORY_MB,
+def solve(position: Position, seconds: float | None = None, memory_mb: float | None = None,
           engine: str = "auto", line_length: int = 60,
           positions: int | None = None) -> Solution:
     """Solve ``position`` for the side of the seat to act (see the module's text): first
@@ -572,7 +610,7 @@ def solve(position: Position, seconds: float | None = None, memory_mb: float = M
     check(position)
     if seconds is not None and seconds <= 0:
         raise UsageError(Named("seconds"), f" {seconds}: a budget of at least some time")
-    if memory_mb <= 0:
+    if memory_mb is not None and memory_mb <= 0:
         raise UsageError(Named("memory"), f" {memory_mb}: a budget of at least some memory")
     if positions is not None and positions <= 0:
         raise UsageError(Named("positions"), f" {positions}: a budget of at least one position")

@@ -17,10 +17,16 @@ from ddz_rules import cards, load
 from ddz_rules.cli import main
 from ddz_rules.errors import OutOfBudget, UsageError
 from ddz_rules.solver import (
+    ENTRY_BYTES,
+    LARGE_CARDS,
+    LARGE_MEMORY_MB,
+    MEMORY_MB,
     Position,
+    PythonSearch,
     after,
     check,
     compiled_serves,
+    default_memory_mb,
     moves,
     plays_left,
     quick_win,
@@ -175,6 +181,21 @@ def test_past_its_seconds_a_search_answers_unknown_with_what_it_proved() -> None
         assert solution.stopped == "seconds" and solution.to_json()["wins"] is None
 
 
+def test_a_whole_deal_gets_a_larger_table_than_an_endgame_unless_told() -> None:
+    """The table's default size follows the cards in play: small (it stays in the caches)
+    for an endgame, larger for a whole deal, whose search outgrows the small one; a size
+    given is kept."""
+    deal = WHOLE_DEAL
+    whole = Position.from_text(load(deal["ruleset"]), "/".join(deal["hands"]), deal["to"],
+                               landlord=deal["landlord"])
+    endgame = position_of("expert-13-12")
+    assert default_memory_mb(endgame) == MEMORY_MB < default_memory_mb(whole) == LARGE_MEMORY_MB
+    assert sum(cards.size(h) for h in endgame.hands) <= LARGE_CARDS < sum(
+        cards.size(h) for h in whole.hands)
+    given = search_for(whole, 0.01, engine="python")
+    assert isinstance(given, PythonSearch) and given.entries == int(0.01 * (1 << 20)) // ENTRY_BYTES
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_full_table_forgets_answers_and_the_search_still_answers_exactly(engine: str) -> None:
     """The table is bounded: once full it forgets answers to make room, so a search with a
@@ -185,6 +206,28 @@ def test_a_full_table_forgets_answers_and_the_search_still_answers_exactly(engin
                                                                     engine=engine)
     assert roomy.wins(position, side) is cramped.wins(position, side) is True
     assert cramped.positions > roomy.positions
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_move_the_table_answers_settles_its_position_with_no_move_searched(
+        engine: str) -> None:
+    """Before trying any move, the search looks each move's position up in its table (an
+    enhanced transposition cutoff): where one is answered already as the mover wants, the
+    position is settled at once, one position searched, though that move is not the first
+    the search would try."""
+    position = position_of("lead-the-middle")
+    side = position.team[position.to_act]
+    steps = moves(position)
+    winning = next(s for s in steps if s.play is not None and s.play.cards == "6")
+    assert steps.index(winning) > 0 and not quick_win(position, steps)
+    search = search_for(position, engine=engine)
+    child = after(position, winning)
+    assert isinstance(child, Position) and search.wins(child, side) is True
+    before = search.positions
+    assert search.wins(position, side) is True
+    assert search.positions - before == 1
+    fresh = search_for(position, engine=engine)
+    assert fresh.wins(position, side) is True and fresh.positions > 1
 
 
 @pytest.mark.parametrize("engine", ["compiled", "python"])
