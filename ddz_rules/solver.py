@@ -414,24 +414,29 @@ class PythonSearch:
         if self.positions % CLOCK_EVERY == 0 and self.deadline is not None \
                 and time.monotonic() > self.deadline:
             raise OutOfBudget("seconds")
-        known = self.table.get(self.key(position, side))
+        key = self.key(position, side)
+        known = self.table.get(key)
         if known is not None:
             return known
         mover = position.team[position.to_act]
-        found = mover != side
+        want = mover == side  # the answer that settles this position at once
+        found = not want
         steps = moves(position)
-        if quick_win(position, steps) or self.known_move(position, steps, side, mover == side):
-            found = mover == side
-            steps = []
-        for step in steps:
-            nxt = after(position, step)
-            won = nxt == side if isinstance(nxt, int) else self.wins(nxt, side)
-            if won == (mover == side):
-                found = won
-                break
+        if quick_win(position, steps):
+            found = want
+        else:
+            nexts = [after(position, step) for step in steps]
+            if self.known_move(nexts, side, want):
+                found = want
+                nexts = []
+            for nxt in nexts:
+                won = nxt == side if isinstance(nxt, int) else self.wins(nxt, side)
+                if won == want:
+                    found = want
+                    break
         if len(self.table) >= self.entries:  # full: the oldest answer is forgotten
             self.table.popitem(last=False)
-        self.table[self.key(position, side)] = found
+        self.table[key] = found
         return found
 
     @staticmethod
@@ -439,18 +444,15 @@ class PythonSearch:
         """What the table knows a position by: the question asked of it, whole."""
         return (position.hands, position.to_act, position.beat, position.beat_seat, side)
 
-    def known_move(self, position: Position, steps: Sequence[Step], side: int,
-                   want: bool) -> bool:
-        """Whether one of ``steps`` leads to a position the table already answers as
-        ``want`` (the answer that settles this one): an enhanced transposition cutoff. Plays
-        commute, so a move often reaches by another order a position answered already;
-        looking before searching any move saves the search of those tried before it. The
-        looks are not positions searched."""
-        for step in steps:
-            nxt = after(position, step)
-            if not isinstance(nxt, int) and self.table.get(self.key(nxt, side)) is want:
-                return True
-        return False
+    def known_move(self, nexts: Sequence[Position | int], side: int, want: bool) -> bool:
+        """Whether one of ``nexts``, the positions a position's moves lead to (or the side
+        a move wins for), is one the table already answers as ``want`` (the answer that
+        settles that position): an enhanced transposition cutoff. Plays commute, so a move
+        often reaches by another order a position answered already; looking before searching
+        any move saves the search of those tried before it. The looks are not positions
+        searched."""
+        return any(not isinstance(nxt, int) and self.table.get(self.key(nxt, side)) is want
+                   for nxt in nexts)
 
 
 class CompiledSearch:
