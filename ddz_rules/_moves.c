@@ -1857,6 +1857,16 @@ static PyTypeObject RunnerType = {
 #define SOLVER_SEATS 4
 #define QUICK_DEPTH 3
 #define SOLVER_PROBE 8
+/* The question's own moves are searched in rounds (solver.ROUNDS): each move not yet answered
+ * within a budget of positions, the first round's, four times as many the next, up to the
+ * last round's, then without one. A deal's tree is vast and its first moves unequal: the move
+ * the order puts first may need a hundred million positions where a later one needs a
+ * thousand. A search that ran out of its round's budget returns SOLVER_OVER, and answers
+ * nothing to the table. */
+#define SOLVER_ROUND_FIRST 100
+#define SOLVER_ROUND_LAST 25600
+#define SOLVER_ROUND_GROWTH 4
+#define SOLVER_OVER (-2)
 
 /* An entry of the table: the position's facts, then its hands, two words a seat (an entry
  * is as long as the players need: 40 bytes for two, 72 for four). Beside the entries, a word a slot
@@ -2362,10 +2372,12 @@ solver_known_move(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_
     return known;
 }
 
-/* Does `side` win from this position? 1 or 0; -1 where the search stopped (self->stop). */
+/* Does `side` win from this position? 1 or 0; -1 where the search stopped (self->stop);
+ * SOLVER_OVER past `budget` positions (this one included). The question's own position
+ * (`question`) searches its moves in rounds. */
 static int
 solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat, int side,
-              Py_ssize_t top)
+              Py_ssize_t top, uint64_t budget, int question)
 {
     Lister *lister = self->lister;
     const uint64_t first = self->positions;
@@ -2455,37 +2467,65 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
         result = want;
         listed = -1;
     }
-    for (Py_ssize_t j = 0; j <= listed; j++) {
-        int won;
-        Py_ssize_t i = pass_first ? (j == 0 ? listed : j - 1) : j;
-        if (i == listed) { /* the pass, last (first where a partner made the play) */
-            if (!may_pass) {
-                break;
-            }
-            if (next == beat_seat) {
-                won = solver_search(self, hands, next, -1, -1, side, next_top);
-            } else {
-                won = solver_search(self, hands, next, beat, beat_seat, side, next_top);
-            }
-        } else {
+    /* each move's `key` now says whether it is answered (and not as wanted); the pass is
+     * the move after the plays, answered where it may not be made */
+    for (Py_ssize_t i = 0; i < listed; i++) {
+        order[i].key = 0;
+    }
+    if (listed >= 0) {
+        order[listed].key = !may_pass;
+    }
+    uint64_t round = question ? SOLVER_ROUND_FIRST : UINT64_MAX;
+    while (listed >= 0) {
+        int open = 0; /* a move not answered within the round */
+        for (Py_ssize_t j = 0; j <= listed && listed >= 0; j++) {
+            Py_ssize_t i = pass_first ? (j == 0 ? listed : j - 1) : j;
             /* the stack may have moved in a deeper search: read the move from it again */
-            int32_t play = ((SolverMove *)(self->stack + top))[i].play;
-            u128 key = self->play_key[play];
-            hands[to_act] = hand - key;
-            if (held(lister, hands[to_act]) <= goal) {
-                won = mover == side;
-            } else {
-                won = solver_search(self, hands, next, play, to_act, side, next_top);
+            if (((SolverMove *)(self->stack + top))[i].key) {
+                continue;
             }
-            hands[to_act] = hand;
+            const uint64_t used = self->positions - first;
+            if (used >= budget) {
+                return SOLVER_OVER;
+            }
+            const uint64_t give = budget - used < round ? budget - used : round;
+            int won;
+            if (i == listed) { /* the pass, last (first where a partner made the play) */
+                if (next == beat_seat) {
+                    won = solver_search(self, hands, next, -1, -1, side, next_top, give, 0);
+                } else {
+                    won = solver_search(self, hands, next, beat, beat_seat, side, next_top, give,
+                                        0);
+                }
+            } else {
+                int32_t play = ((SolverMove *)(self->stack + top))[i].play;
+                u128 key = self->play_key[play];
+                hands[to_act] = hand - key;
+                if (held(lister, hands[to_act]) <= goal) {
+                    won = mover == side;
+                } else {
+                    won = solver_search(self, hands, next, play, to_act, side, next_top, give,
+                                        0);
+                }
+                hands[to_act] = hand;
+            }
+            if (won == -1 || (won == SOLVER_OVER && give == budget - used)) {
+                return won; /* stopped, or this position's own budget spent */
+            }
+            if (won == SOLVER_OVER) {
+                open = 1;
+            } else if (won == want) {
+                result = want;
+                listed = -1;
+            } else {
+                ((SolverMove *)(self->stack + top))[i].key = 1;
+            }
         }
-        if (won < 0) {
-            return -1;
-        }
-        if (won == want) {
-            result = want;
+        if (!open) {
             break;
         }
+        round = round <= SOLVER_ROUND_LAST / SOLVER_ROUND_GROWTH ? round * SOLVER_ROUND_GROWTH
+                                                                  : UINT64_MAX;
     }
     /* the slot may have been taken meanwhile by a deeper position: find it again */
     at = solver_slot(self, h, hands, to_act, beat, beat_seat, side, &found);
@@ -2572,7 +2612,8 @@ Solver_wins(Solver *self, PyObject *args)
     self->deadline = seconds < 0 ? 0.0 : solver_now() + seconds;
     self->limited = limit >= 0;
     self->last_position = self->positions + (uint64_t)(limit < 0 ? 0 : limit);
-    int found = solver_search(self, hands, to_act, (int32_t)beat, beat_seat, side, 0);
+    int found = solver_search(self, hands, to_act, (int32_t)beat, beat_seat, side, 0, UINT64_MAX,
+                              1);
     if (found < 0) {
         if (self->stop == 3) {
             return NULL;

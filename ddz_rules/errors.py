@@ -115,3 +115,9 @@ class AuctionTooLarge(ValueError):
 class OutOfBudget(Exception):
     """A search (:mod:`ddz_rules.solver`) ran past its seconds or its memory: its answer is
     unknown, which is no fault of the input."""
+
+
+class RoundSpent(Exception):
+    """A search of one of a question's moves ran past its round's budget of positions
+    (:data:`ddz_rules.solver.ROUNDS`): the move is searched again in a later round. Caught
+    inside the solver; it never reaches a user."""

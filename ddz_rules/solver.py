@@ -39,7 +39,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from ddz_rules import cards, duties
-from ddz_rules.errors import Named, OutOfBudget, UsageError
+from ddz_rules.errors import Named, OutOfBudget, RoundSpent, UsageError
 from ddz_rules.game import Hand, Phase, advantage_of
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.table import Play, PlayTable, Wild, compile_table, native_modules
@@ -56,6 +56,12 @@ LARGE_CARDS = 30
 ENTRY_BYTES = 64
 #: Positions searched between two looks at the clock.
 CLOCK_EVERY = 4096
+#: The budgets, in positions, of the rounds in which a question's own moves are searched:
+#: each move not yet answered within the first round's budget, then four times as many, up to
+#: the last, then without one. A deal's first moves are unequal: the move the order puts
+#: first may need a hundred million positions where a later one needs a thousand, and a
+#: search that tried the first to the end would never come to the second.
+ROUNDS = (100, 400, 1600, 6400, 25600)
 
 
 @dataclass(frozen=True)
@@ -406,8 +412,14 @@ class PythonSearch:
         self.positions = 0
         #: Past this count of positions searched, the search stops (None: no limit).
         self.last_position: int | None = None
+        #: Where the round being searched ends (None: outside a round).
+        self.round_end: int | None = None
 
     def wins(self, position: Position, side: int) -> bool:
+        """Whether ``side`` wins ``position``: its moves searched in :data:`ROUNDS`."""
+        return self._search(position, side, ROUNDS)
+
+    def _search(self, position: Position, side: int, rounds: tuple[int, ...] = ()) -> bool:
         self.positions += 1
         if self.last_position is not None and self.positions > self.last_position:
             raise OutOfBudget("positions")
@@ -420,24 +432,49 @@ class PythonSearch:
             return known
         mover = position.team[position.to_act]
         want = mover == side  # the answer that settles this position at once
-        found = not want
         steps = moves(position)
         if quick_win(position, steps):
             found = want
         else:
             nexts = [after(position, step) for step in steps]
-            if self.known_move(nexts, side, want):
-                found = want
-                nexts = []
-            for nxt in nexts:
-                won = nxt == side if isinstance(nxt, int) else self.wins(nxt, side)
-                if won == want:
-                    found = want
-                    break
+            found = want if self.known_move(nexts, side, want) \
+                else self._tries(nexts, side, want, rounds)
         if len(self.table) >= self.entries:  # full: the oldest answer is forgotten
             self.table.popitem(last=False)
         self.table[key] = found
         return found
+
+    def _tries(self, nexts: Sequence[Position | int], side: int, want: bool,
+               rounds: tuple[int, ...]) -> bool:
+        """Whether a move of ``nexts`` gives ``want``: each searched in ``rounds`` (budgets
+        of positions, then one without), a move answered in a round not searched again. A
+        search past its round's budget raises :class:`RoundSpent` and answers nothing to the
+        table."""
+        pending = list(nexts)
+        for budget in (*rounds, None):
+            open_moves: list[Position | int] = []
+            for nxt in pending:
+                if self.round_end is not None and self.positions >= self.round_end:
+                    raise RoundSpent
+                if isinstance(nxt, int):
+                    won = nxt == side
+                elif budget is None:
+                    won = self._search(nxt, side)
+                else:
+                    self.round_end = self.positions + budget
+                    try:
+                        won = self._search(nxt, side)
+                    except RoundSpent:
+                        open_moves.append(nxt)
+                        continue
+                    finally:
+                        self.round_end = None
+                if won == want:
+                    return want
+            if not open_moves:
+                break
+            pending = open_moves
+        return not want
 
     @staticmethod
     def key(position: Position, side: int) -> tuple[Any, ...]:

@@ -13,7 +13,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ddz_rules import cards, load
+from ddz_rules import cards, load, solver
 from ddz_rules.cli import main
 from ddz_rules.errors import OutOfBudget, UsageError
 from ddz_rules.solver import (
@@ -21,6 +21,7 @@ from ddz_rules.solver import (
     LARGE_CARDS,
     LARGE_MEMORY_MB,
     MEMORY_MB,
+    ROUNDS,
     Position,
     PythonSearch,
     after,
@@ -396,6 +397,48 @@ def test_the_twins_search_the_same_positions_move_for_move(ruleset_id: str, seed
                                                                            engine="python")
     assert compiled.wins(position, side) is python.wins(position, side)
     assert compiled.positions == python.positions
+
+
+@needs_compiled
+@pytest.mark.parametrize("ruleset_id,sizes", [("classic", (7, 5, 5)), ("two-player", (8, 6))])
+@given(seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=10)
+def test_the_twins_search_the_same_positions_through_the_rounds(
+        ruleset_id: str, sizes: tuple[int, ...], seed: int) -> None:
+    """Positions large enough that a question's moves outrun the first round's budget (most
+    of these) are searched alike by both twins: the rounds, and what a search cut off by its
+    round leaves out of the table, are the same on either path."""
+    ruleset = load(ruleset_id)
+    deck = [r for r, n in enumerate(ruleset.copies) for _ in range(n)]
+    random.Random(seed).shuffle(deck)
+    hands, at = [], 0
+    for size in sizes:
+        hands.append(cards.pack_ranks(deck[at:at + size]))
+        at += size
+    position = Position(ruleset, tuple(hands), 0, landlord=0)
+    compiled, python = search_for(position, engine="compiled"), search_for(position,
+                                                                           engine="python")
+    assert compiled.wins(position, 0) is python.wins(position, 0)
+    assert compiled.positions == python.positions
+
+
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_a_question_searches_its_moves_in_rounds_so_a_cheap_later_win_is_found(
+        engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The question's own moves are searched in rounds of growing budgets (``ROUNDS``), so a
+    move that is proved cheaply is found though a costly one is ordered before it: here the
+    search in rounds spends under half of what searching each move to the end does."""
+    if engine == "compiled" and native_modules() is None:
+        pytest.skip("the compiled modules are not built, or are switched off")
+    position = position_of("a-later-move-wins-cheaply")
+    side = position.team[position.to_act]
+    in_rounds = search_for(position, engine=engine)
+    assert in_rounds.wins(position, side) is True
+    assert in_rounds.positions > ROUNDS[0]  # the first round did not settle it
+    monkeypatch.setattr(solver, "ROUNDS", ())
+    to_the_end = search_for(position, engine="python")
+    assert to_the_end.wins(position, side) is True
+    assert to_the_end.positions > 2 * in_rounds.positions
 
 
 # --------------------------------------------------------------------------- the rules book
