@@ -70,6 +70,30 @@ def study(ruleset_id: str, hands: int, positions: int, seed: int, work: Path,
     }
 
 
+#: The most bytes an earlier results file may hold (a thousand-deal row is about 1 kB).
+MAX_RESULTS_BYTES = 1 << 20
+
+
+def earlier_rows(target: Path, seed: int) -> list[dict[str, Any]]:
+    """The rows of an earlier table at ``target`` of the same seed, each with the date and
+    checkout of its own run (none where there is no such table)."""
+    if not target.is_file() or target.stat().st_size > MAX_RESULTS_BYTES:
+        return []
+    earlier = json.loads(target.read_text(encoding="utf-8"))
+    if earlier.get("seed") != seed:
+        return []
+    return [{"date": earlier["date"], "commit": earlier["commit"], **row}
+            for row in earlier["rows"]]
+
+
+def merged(earlier: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The earlier table's rows with those of this run in their place (a ruleset run again
+    replaces its row; a new one comes last): running one ruleset again keeps the others."""
+    fresh = {row["ruleset"]: row for row in rows}
+    kept = [fresh.pop(row["ruleset"], row) for row in earlier]
+    return kept + [row for row in rows if row["ruleset"] in fresh]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rulesets", default="two-player:10000000,classic:1000000",
@@ -92,10 +116,14 @@ def main() -> None:
         rows.append(row)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True, cwd=HERE).stdout.strip()
-    found = {"date": time.strftime("%Y-%m-%d"), "commit": commit, "seed": args.seed,
-             "bots": "medium", "machine": f"{platform.processor() or platform.machine()}, "
-             f"{os.cpu_count()} cores, Python {platform.python_version()}", "rows": rows}
+    date = time.strftime("%Y-%m-%d")
+    for row in rows:
+        row["date"], row["commit"] = date, commit
     target = Path(args.json)
+    found = {"date": date, "commit": commit, "seed": args.seed,
+             "bots": "medium", "machine": f"{platform.processor() or platform.machine()}, "
+             f"{os.cpu_count()} cores, Python {platform.python_version()}",
+             "rows": merged(earlier_rows(target, args.seed), rows)}
     temporary = target.with_suffix(".tmp")
     temporary.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     temporary.replace(target)  # whole or not at all

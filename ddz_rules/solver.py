@@ -16,8 +16,9 @@ tests, and serves elsewhere. A search has a table of at most so many megabytes: 
 it forgets answers to make room (the compiled table those that took the fewest positions, the
 Python twin its oldest), so it never answers wrong, only searches again what it forgot. Before
 trying a move, the search looks every move's position up (:meth:`PythonSearch.known_move`).
-The table is small where that keeps it in the caches, larger for a whole deal
-(:func:`default_memory_mb`). Its
+The question's own moves are searched in rounds of growing budgets (:data:`ROUNDS`), so that
+a move proved cheaply is found though a costly one is ordered before it. The table is small
+where that keeps it in the caches, larger for a whole deal (:func:`default_memory_mb`). Its
 budget is seconds, or positions searched (the same on any machine); past either it answers
 unknown (``None``) with what it proved so far.
 

@@ -1403,3 +1403,10 @@ def test_the_open_hand_page_shows_deals_answered_and_bounds_never_counting_an_un
     assert "| none answered |" in classic and "| none answered both ways |" in classic
     assert ("--rulesets two-player:5000000,classic:1000000 --hands 40 --seed 0" in page
             and "`abc1234`" in page)
+    run = json.loads(fixture.read_text())
+    run["rows"][0].update(date="2026-12-06", commit="def5678")  # two-player run again alone
+    (tmp_path / RESULTS).write_text(json.dumps(run))
+    page = open_hand_page(tmp_path)
+    assert ("--rulesets two-player:5000000 --hands 40 --seed 0` on 2026-12-06 (checkout "
+            "`def5678`)" in page)
+    assert "--rulesets classic:1000000 --hands 40 --seed 0` on " in page and "`abc1234`" in page

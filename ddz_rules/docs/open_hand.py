@@ -52,12 +52,16 @@ def open_hand_page(root: Path) -> str:
     """The page, from the results file under ``root`` (the checkout)."""
     run = json.loads((root / RESULTS).read_text(encoding="utf-8"))
     rows = [_row(row) for row in run["rows"]]
-    by_hands: dict[int, list[str]] = {}  # one command for the rows of as many deals
+    # one command for the rows of as many deals run together (a row run again on its own
+    # carries its own date and checkout)
+    sittings: dict[tuple[int, str, str], list[str]] = {}
     for row in run["rows"]:
-        by_hands.setdefault(row["hands"], []).append(f"{row['ruleset']}:{row['whole_positions']}")
-    commands = " and ".join(
+        sitting = (row["hands"], row.get("date", run["date"]), row.get("commit", run["commit"]))
+        sittings.setdefault(sitting, []).append(f"{row['ruleset']}:{row['whole_positions']}")
+    commands = "; ".join(
         f"`python benchmarks/open_hand_table.py --rulesets {','.join(budgets)} --hands {hands} "
-        f"--seed {run['seed']}`" for hands, budgets in by_hands.items())
+        f"--seed {run['seed']}` on {date} (checkout `{commit}`)"
+        for (hands, date, commit), budgets in sittings.items())
     return "\n".join([
         "# Open-hand values",
         "",
@@ -101,8 +105,8 @@ def open_hand_page(root: Path) -> str:
         "mostly beyond the search today: it answers the one-sided ones, which is why the "
         "classic row's rate over the answered deals sits far above its lower bound.",
         "",
-        f"Run with {commands} on {run['date']} (checkout `{run['commit']}`, "
-        f"{run['machine']}). A run stopped early is resumed by the same command with more "
+        f"Run with {commands}, on {run['machine']}. A run stopped early is resumed by the "
+        "same command with more "
         "deals: the deals already solved are kept, and none is solved twice.",
         "",
     ])
