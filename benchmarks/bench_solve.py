@@ -24,8 +24,9 @@ Usage::
    asked only whether the landlord wins (``landlord_wins``: the answer, not every winning
    play) within ``--budget`` seconds and ``--deal-memory`` megabytes: how many are answered,
    the median and slowest times, positions a second (``--only-sizes`` measures these alone).
-5. ``--deals`` whole deals of each of ``--deal-rulesets`` (classic: 20, 17 and 17 cards),
-   the first bidder taking the kitty as the landlord and leading, each with the same budget:
+5. ``--deals`` whole deals of each of ``--deal-rulesets`` (classic: 20, 17 and 17 cards;
+   ``all``: every bundled ruleset), the first bidder taking the kitty as the landlord and
+   leading (Run Fast: the first leader, asked whether he goes out first), each with the same budget:
    how many are answered, and the times (``--only-deals`` measures these alone).
 """
 
@@ -41,7 +42,7 @@ import sys
 import time
 from typing import Any
 
-from ddz_rules import cards, compile_table, load
+from ddz_rules import bundled_ids, cards, compile_table, load
 from ddz_rules.errors import OutOfBudget
 from ddz_rules.game import deal
 from ddz_rules.solver import Position, search_for, solve
@@ -183,7 +184,10 @@ def by_size(sizes: list[int], count: int, budget: float, memory_mb: float,
 def whole_deals(ruleset_id: str, count: int, budget: float,
                 memory_mb: float) -> dict[str, Any]:
     """Deals 0 to ``count`` - 1 of the ruleset (``game.deal``), the first bidder taking the
-    kitty as the landlord and leading (cards not dealt are out of play)."""
+    kitty as the landlord and leading (cards not dealt are out of play; in Run Fast, which
+    has no landlord, the first leader is asked whether he goes out first, his first play
+    holding the lead card where the ruleset says so; with wild cards, the deal's wild ranks
+    are the hand's)."""
     ruleset = load(ruleset_id)
     compile_table(ruleset).compiled()
     rows = []
@@ -192,7 +196,10 @@ def whole_deals(ruleset_id: str, count: int, budget: float,
         landlord = dealt.first_bidder
         hands = list(dealt.hands)
         hands[landlord] += dealt.kitty
-        position = Position(ruleset, tuple(hands), landlord, landlord=landlord)
+        first = (cards.parse_suited(dealt.lead_card)[0]
+                 if ruleset.first_play_holds_lead_card and dealt.lead_card else None)
+        position = Position(ruleset, tuple(hands), landlord, landlord=landlord,
+                            wild=dealt.wild, must_hold=first)
         rows.append({"seed": seed, "cards": [cards.size(h) for h in hands],
                      **answer(position, budget, memory_mb)})
     answered = sorted(r["seconds"] for r in rows if r["wins"] is not None)
@@ -207,9 +214,9 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--peer-positions", type=int, default=20)
     parser.add_argument("--deals", type=int, default=10)
-    parser.add_argument("--deal-rulesets", default="classic,two-player,no-kitty,happy",
-                        help="the rulesets whose whole deals are measured (default "
-                             "classic,two-player,no-kitty,happy)")
+    parser.add_argument("--deal-rulesets", default="classic,two-player,no-kitty,happy,run-fast",
+                        help="the rulesets whose whole deals are measured, or all for every "
+                             "bundled one (default classic,two-player,no-kitty,happy,run-fast)")
     parser.add_argument("--sizes", default="8,10,12,14,16,20",
                         help="the landlord's cards in the positions by size (default "
                              "8,10,12,14,16,20)")
@@ -226,7 +233,8 @@ def main() -> None:
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    deal_rulesets = args.deal_rulesets.split(",")
+    deal_rulesets = (bundled_ids() if args.deal_rulesets == "all"
+                     else args.deal_rulesets.split(","))
     if args.only_deals:
         for ruleset_id in deal_rulesets:
             print("whole deals:", json.dumps(whole_deals(ruleset_id, args.deals, args.budget,

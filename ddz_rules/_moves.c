@@ -1868,6 +1868,12 @@ static PyTypeObject RunnerType = {
 #define SOLVER_ROUND_GROWTH 4
 #define SOLVER_OVER (-2)
 
+/* The play to beat of the hand's first lead where its first play must hold a rank
+ * (play.first_play_holds_lead_card): a lead whose plays are kept to those holding
+ * `must_hold`, and a position of its own in the table (the same cards later, were they
+ * possible, would be a free lead). */
+#define SOLVER_FIRST_LEAD (-2)
+
 /* An entry of the table: the position's facts, then its hands, two words a seat (an entry
  * is as long as the players need: 40 bytes for two, 72 for four). Beside the entries, a word a slot
  * (SOLVER_MARK where taken, the position's tag, and the positions its answer took as a power
@@ -1901,6 +1907,7 @@ typedef struct {
     uint64_t positions;
     int8_t team[SOLVER_SEATS];
     int goal[SOLVER_SEATS];
+    int must_hold; /* the rank the hand's first lead must hold (SOLVER_FIRST_LEAD) */
     int stop; /* 1: past the deadline, 3: a Python error, 4: past the positions */
     int used; /* whether the table holds anything (a fresh one is zero already) */
     double deadline;
@@ -2413,7 +2420,7 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
     if (self->bound) {
         listed = keep_allowed(lister, self->play_key, self->last_only, self->warns_single,
                               lister->out, listed, hand, held(lister, hands[(to_act + 1) % n]),
-                              -1);
+                              beat == SOLVER_FIRST_LEAD ? self->must_hold : -1);
     }
     int may_pass = beat >= 0 && !(self->must_beat && listed > 0);
     /* the moves, ordered, on the stack (the lister's scratch is reused below), and the
@@ -2550,13 +2557,14 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
 }
 
 PyDoc_STRVAR(wins_doc, "wins(hands, to_act, beat, beat_seat, team, goal, side, seconds, "
-             "positions=-1) -> int\n\n"
+             "positions=-1, must_hold=-1) -> int\n\n"
              "1 where side wins the position, 0 where it loses, -1 past the seconds (negative:\n"
              "none), -3 past the positions it may search (negative: any). A full table forgets\n"
              "the answer that took the fewest positions in the probe window of a new one.\n"
              "hands: one packed set a seat; beat: a play id or -1; team: a byte per seat, its\n"
              "side; goal: a byte per seat, the cards at which it has won. A change of team or\n"
-             "goal empties the table.");
+             "goal empties the table. must_hold: the rank the hand's first play, this lead,\n"
+             "must hold (play.first_play_holds_lead_card), or -1.");
 
 static PyObject *
 Solver_wins(Solver *self, PyObject *args)
@@ -2568,17 +2576,25 @@ Solver_wins(Solver *self, PyObject *args)
     Py_ssize_t n_team, n_goal;
     double seconds;
     long long limit = -1;
-    if (!PyArg_ParseTuple(args, "O!iliy#y#id|L:wins", &PyTuple_Type, &hands_obj, &to_act, &beat,
-                          &beat_seat, &team, &n_team, &goal, &n_goal, &side, &seconds, &limit)) {
+    int must_hold = -1;
+    if (!PyArg_ParseTuple(args, "O!iliy#y#id|Li:wins", &PyTuple_Type, &hands_obj, &to_act,
+                          &beat, &beat_seat, &team, &n_team, &goal, &n_goal, &side, &seconds,
+                          &limit, &must_hold)) {
         return NULL;
     }
     const int n = self->players;
     if (PyTuple_GET_SIZE(hands_obj) != n || n_team != n || n_goal != n ||
         to_act < 0 || to_act >= n || beat_seat < -1 || beat_seat >= n ||
         beat < -1 || beat >= self->n_plays || (beat < 0) != (beat_seat < 0) ||
-        side < 0 || side > 1) {
-        PyErr_SetString(PyExc_ValueError, "wins(): a hand a seat, seats and a play in range");
+        side < 0 || side > 1 || must_hold < -1 || must_hold >= self->lister->ranks ||
+        (must_hold >= 0 && (beat >= 0 || !self->bound))) {
+        PyErr_SetString(PyExc_ValueError, "wins(): a hand a seat, seats and a play in range, "
+                        "and a rank to hold only on a lead, where duties bind");
         return NULL;
+    }
+    if (must_hold >= 0) {
+        self->must_hold = must_hold;
+        beat = SOLVER_FIRST_LEAD;
     }
     u128 hands[SOLVER_SEATS];
     for (int s = 0; s < n; s++) {

@@ -410,7 +410,8 @@ def cmd_moves(args: argparse.Namespace) -> int:
 def cmd_solve(args: argparse.Namespace) -> int:
     ruleset = load(args.ruleset)
     position = Position.from_text(ruleset, args.hands, args.to, args.beat, args.by,
-                                  args.landlord, args.partner, args.robs, args.wild)
+                                  args.landlord, args.partner, args.robs, args.wild,
+                                  args.first)
     solution = solve(position, args.seconds, args.memory, positions=args.positions)
     _emit(args, solution.to_json(), lambda: _solution_text(solution))
     return 0
@@ -443,9 +444,14 @@ def _solution_text(solution: Solution) -> str:
             lines.append(f"  the play that holds out longest: "
                          f"{solution.holds_out.text(table, wild)}")
     if solution.wins is not None and not solution.complete:
-        lines.append(f"  the budget ran out ({solution.stopped}) once the answer was known, "
-                     f"with {len(solution.proved)} moves sorted: the list of winning plays may "
-                     "be short, and no line is drawn")
+        missing = [f"{solution.unsorted} moves not sorted, so the list of winning plays may "
+                   "be short"] if solution.unsorted else []
+        if not solution.line:
+            missing.append("no line is drawn")
+        if solution.wins is False and solution.holds_out is None:
+            missing.append("the play that holds out longest is not known")
+        lines.append(f"  the budget ran out ({solution.stopped}) once the answer was known: "
+                     + "; ".join(missing))
     if solution.line:
         lines.append("  a line: " + ", ".join(step_text(s) for s in solution.line))
     lines.append(f"  {solution.positions:,} positions searched in {solution.seconds:.3f} s "
@@ -1221,6 +1227,10 @@ def _question_commands(add: Add) -> None:
                    "(default: it leads)")
     p.add_argument("--by", type=int, metavar="N", help="the seat that made the play to beat")
     p.add_argument("--wild", metavar="RANKS", help=WILD_HELP)
+    p.add_argument("--first", action="store_true",
+                   help="the hand's first play, a lead by the holder of the lead card, which "
+                        "it must hold (play.first_play_holds_lead_card): a whole deal from "
+                        "its start")
     p.add_argument("--seconds", type=float, metavar="S",
                    help="a time budget: past it, the answer is unknown (default: none)")
     p.add_argument("--memory", type=float, metavar="MB",

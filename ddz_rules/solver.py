@@ -55,8 +55,6 @@ LARGE_CARDS = 30
 #: Bytes the Python twin counts an entry of its table as, to bound it by the same budget
 #: (the compiled table's entry and its slot word take 44 bytes for two seats, 60 for three).
 ENTRY_BYTES = 64
-#: Positions searched between two looks at the clock.
-CLOCK_EVERY = 4096
 #: The budgets, in positions, of the rounds in which a question's own moves are searched:
 #: each move not yet answered within the first round's budget, then four times as many, up to
 #: the last, then without one. A deal's first moves are unequal: the move the order puts
@@ -71,7 +69,9 @@ class Position:
     the play it must beat and who made it (None: it leads), the landlord and his partner
     (where the ruleset has them), the robs made (the two-player advantage line) and the wild
     ranks of the hand. ``team`` is each seat's side (:func:`sides`), fixed when the position
-    is made and kept by every position after it."""
+    is made and kept by every position after it. ``must_hold`` makes the position the hand's
+    first lead, whose play must hold a card of that rank (``play.first_play_holds_lead_card``:
+    the lead card's); the positions after it are free of it."""
 
     ruleset: Ruleset
     hands: tuple[int, ...]
@@ -83,6 +83,7 @@ class Position:
     robs: int = 0
     wild: Wild = ()
     team: tuple[int, ...] = ()
+    must_hold: int | None = None
 
     def __post_init__(self) -> None:
         if not self.team and (self.landlord is not None or not self.ruleset.has_landlord):
@@ -101,11 +102,13 @@ class Position:
     def from_text(cls, ruleset: Ruleset, hands: str, to_act: int, beat: str | None = None,
                   by: int | None = None, landlord: int | None = None,
                   partner: int | None = None, robs: int = 0,
-                  wild: str | None = None) -> Position:
+                  wild: str | None = None, first: bool = False) -> Position:
         """A position as a person writes it: the hands as card text separated by ``/``, seat
         0 first; the play to beat as play text (``CARDS`` or ``CARDS@type/length/rank``) and
-        the seat that made it; the wild ranks as card text. Where the ruleset has a landlord
-        and none is named, seat 0 is. Refused in one line naming the argument at fault."""
+        the seat that made it; the wild ranks as card text; ``first``: the hand's first lead,
+        by the holder of the ruleset's lead card, whose play must hold it. Where the ruleset
+        has a landlord and none is named, seat 0 is. Refused in one line naming the argument
+        at fault."""
         from ddz_rules.errors import CardError, DdzError
         from ddz_rules.wilds import wild_ranks_of
 
@@ -132,7 +135,14 @@ class Position:
             played = Play(key, reading)
         if landlord is None and ruleset.has_landlord:
             landlord = 0
-        found = cls(ruleset, tuple(packed), to_act, played, by, landlord, partner, robs, ranks)
+        must_hold = None
+        if first:
+            if not 0 <= to_act < len(packed):
+                raise UsageError(Named("to"), f" {to_act}: {ruleset.id} has seats 0 to "
+                                 f"{ruleset.players - 1}")
+            must_hold = duties.turn_of(ruleset, packed[to_act], None, True).must_hold
+        found = cls(ruleset, tuple(packed), to_act, played, by, landlord, partner, robs, ranks,
+                    must_hold=must_hold)
         check(found)
         return found
 
@@ -161,7 +171,8 @@ def of_hand(hand: Hand) -> Position | None:
             or (hand.called is not None and hand.partner is None)):
         return None
     return Position(hand.ruleset, tuple(hand.hands), hand.to_act, hand.to_beat,
-                    hand.to_beat_seat, hand.landlord, hand.partner, hand.robs, hand.wild)
+                    hand.to_beat_seat, hand.landlord, hand.partner, hand.robs, hand.wild,
+                    must_hold=hand.turn().must_hold)
 
 
 def landlord_wins(position: Position, seconds: float | None = None,
@@ -243,6 +254,18 @@ def check(position: Position) -> None:
                          "(ending.peasant_goal is not advantage)")
     if position.wild and not ruleset.wild_drawn:
         raise UsageError(Named("wild"), f": {ruleset.id} has no wild cards")
+    if position.must_hold is not None:
+        if not ruleset.first_play_holds_lead_card:
+            raise UsageError(Named("first"), f": no rule of {ruleset.id} binds the hand's "
+                             "first play (play.first_play_holds_lead_card is not stated or "
+                             "is false)")
+        if position.beat is not None:
+            raise UsageError(Named("first"), " and ", Named("beat"), ": the hand's first play "
+                             "is a lead; there is nothing to beat")
+        if not cards.unpack(position.hands[position.to_act])[position.must_hold]:
+            raise UsageError(Named("first"), f": seat {position.to_act} holds no "
+                             f"{cards.RANKS[position.must_hold]}, so it cannot make the "
+                             "hand's first play, which must hold one")
     if position.team:
         for seat, hand in enumerate(position.hands):
             if 0 < cards.size(hand) <= position.goal(seat):
@@ -280,7 +303,8 @@ def moves(position: Position) -> list[Step]:
     (:func:`ordered`): the pass last, or first where the play to beat is a partner's."""
     ruleset, table, seat = position.ruleset, position.table, position.to_act
     hand = position.hands[seat]
-    turn = duties.Turn(hand, cards.size(position.hands[(seat + 1) % ruleset.players]))
+    turn = duties.Turn(hand, cards.size(position.hands[(seat + 1) % ruleset.players]),
+                       position.must_hold)
     if position.beat is None:
         plays = table.leads(hand, position.wild)
     else:
@@ -424,8 +448,9 @@ class PythonSearch:
         self.positions += 1
         if self.last_position is not None and self.positions > self.last_position:
             raise OutOfBudget("positions")
-        if self.positions % CLOCK_EVERY == 0 and self.deadline is not None \
-                and time.monotonic() > self.deadline:
+        # the clock at every position: it costs little beside a position of this search,
+        # and one position of a whole deal with wild cards can take milliseconds
+        if self.deadline is not None and time.monotonic() > self.deadline:
             raise OutOfBudget("seconds")
         key = self.key(position, side)
         known = self.table.get(key)
@@ -480,7 +505,8 @@ class PythonSearch:
     @staticmethod
     def key(position: Position, side: int) -> tuple[Any, ...]:
         """What the table knows a position by: the question asked of it, whole."""
-        return (position.hands, position.to_act, position.beat, position.beat_seat, side)
+        return (position.hands, position.to_act, position.beat, position.beat_seat, side,
+                position.must_hold)
 
     def known_move(self, nexts: Sequence[Position | int], side: int, want: bool) -> bool:
         """Whether one of ``nexts``, the positions a position's moves lead to (or the side
@@ -523,7 +549,7 @@ class CompiledSearch:
             position.hands, position.to_act, beat,
             -1 if position.beat_seat is None else position.beat_seat, bytes(position.team),
             bytes(position.goal(s) for s in range(position.ruleset.players)), side, seconds,
-            limit)
+            limit, -1 if position.must_hold is None else position.must_hold)
         if found < 0:
             raise OutOfBudget("positions" if found == -3 else "seconds")
         return bool(found)
@@ -618,6 +644,11 @@ class Solution:
     def complete(self) -> bool:
         """Whether every move was sorted into winning or losing."""
         return self.stopped is None
+
+    @property
+    def unsorted(self) -> int:
+        """How many of the position's moves the budget left unsorted."""
+        return len(moves(self.position)) - len(self.proved)
 
     def to_json(self) -> dict[str, Any]:
         table, wild = self.position.table, self.position.wild

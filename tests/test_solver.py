@@ -44,6 +44,8 @@ QUICK: dict[str, Any] = yaml.safe_load(
     (FIXTURES / "solve" / "quick.yaml").read_text(encoding="utf-8"))
 WHOLE_DEAL: dict[str, Any] = yaml.safe_load(
     (FIXTURES / "solve" / "whole-deal.yaml").read_text(encoding="utf-8"))
+ANSWERED_DEALS: dict[str, Any] = yaml.safe_load(
+    (FIXTURES / "solve" / "answered-deals.yaml").read_text(encoding="utf-8"))
 ENGINES = ["python", pytest.param("compiled", marks=pytest.mark.skipif(
     native_modules() is None, reason="the compiled modules are not built, or are switched off"))]
 needs_compiled = pytest.mark.skipif(
@@ -54,7 +56,8 @@ needs_compiled = pytest.mark.skipif(
 def position_of(name: str, fixture: dict[str, Any] = POSITIONS) -> Position:
     case = fixture[name]
     return Position.from_text(load(case["ruleset"]), "/".join(case["hands"]), case["to"],
-                              case.get("beat"), case.get("by"), robs=case.get("robs", 0))
+                              case.get("beat"), case.get("by"), robs=case.get("robs", 0),
+                              first=case.get("first", False))
 
 
 def texts(position: Position, plays: Any) -> set[str]:
@@ -132,6 +135,24 @@ def test_a_seat_that_can_go_out_unbeaten_wins_without_a_move_searched(name: str,
     assert (search.positions == 1) is QUICK[name]["quick"]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_hands_first_play_holds_the_lead_card_and_only_the_first(engine: str) -> None:
+    """``play.first_play_holds_lead_card``: the hand's first lead is kept to plays holding
+    the lead card, which turns this position from a win into a loss; the positions after
+    it lead freely, and the same cards asked without the duty keep their own answer in the
+    same table."""
+    first, free = position_of("run-fast-first-play-holds-the-3"), \
+        position_of("run-fast-free-lead")
+    assert first.must_hold == cards.RANK_INDEX["3"] and free.must_hold is None
+    assert {s.play.cards for s in moves(first) if s.play} == {"3"}
+    assert all(after(first, s).must_hold is None  # type: ignore[union-attr]
+               for s in moves(first))
+    search = search_for(first, engine=engine)
+    assert search.wins(first, 0) is False
+    assert search.wins(free, 0) is True
+    assert search.wins(first, 0) is False
+
+
 def test_a_partners_play_is_let_stand_before_any_answer_is_tried() -> None:
     """Over a partner's play the pass comes first (beating him is rarely what wins); over an
     opponent's, last."""
@@ -180,6 +201,22 @@ def test_past_its_seconds_a_search_answers_unknown_with_what_it_proved() -> None
     assert solution.wins in (None, True)
     if solution.wins is None:
         assert solution.stopped == "seconds" and solution.to_json()["wins"] is None
+
+
+def test_the_python_search_looks_at_the_clock_at_every_position(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A whole deal with wild cards is searched in Python at milliseconds a position, so its
+    time budget is checked at every position: with a clock that moves a second whenever it
+    is read, a budget of 3.5 seconds stops the search within its first four positions."""
+    clock = iter(range(10**6))
+    monkeypatch.setattr(solver.time, "monotonic", lambda: float(next(clock)))
+    deal = WHOLE_DEAL
+    position = Position.from_text(load(deal["ruleset"]), "/".join(deal["hands"]), deal["to"],
+                                  landlord=deal["landlord"])
+    search = search_for(position, seconds=3.5, engine="python")
+    with pytest.raises(OutOfBudget, match="seconds"):
+        search.wins(position, 0)
+    assert 1 <= search.positions <= 4
 
 
 def test_a_whole_deal_gets_a_larger_table_than_an_endgame_unless_told() -> None:
@@ -270,6 +307,21 @@ def test_the_answer_is_kept_when_the_budget_runs_out_sorting_the_moves(
                  "--positions", str(answering.positions + 1)]) == 0
     out = capsys.readouterr().out
     assert "wins with perfect play" in out and "the budget ran out (positions)" in out
+    assert f"{solution.unsorted} moves not sorted" in out and "no line is drawn" in out
+
+
+def test_past_the_budget_the_text_names_only_what_is_missing(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A loss whose every move is sorted and whose line is drawn, but whose longest
+    resistance outruns its budget, says that and nothing else is missing."""
+    monkeypatch.setattr(solver, "DISTANCE_POSITIONS", 1)
+    case = POSITIONS["run-fast-first-play-holds-the-3"]
+    assert main(["solve", "-r", "run-fast", "--hands", "/".join(case["hands"]), "--to", "0",
+                 "--first"]) == 0
+    out = capsys.readouterr().out
+    assert "loses whatever it plays" in out and "a line: seat 0 3" in out
+    assert "once the answer was known: the play that holds out longest is not known" in out
+    assert "not sorted" not in out and "no line" not in out
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -316,6 +368,13 @@ def test_ctrl_c_stops_a_whole_deal_with_one_line_and_exit_130(
     (["--hands", "33/44", "--to", "0", "--memory", "0"], "--memory 0.0: a budget"),
     (["--hands", "33/44", "--to", "0", "--positions", "0"], "--positions 0: a budget"),
     (["--hands", "/44", "--to", "0"], "seat 0's hand is empty"),
+    (["--hands", "33/44", "--to", "0", "--first"],
+     "--first: no rule of puzzle binds the hand's first play"),
+    (["-r", "run-fast", "--hands", "44/55/66", "--to", "0", "--first"],
+     "--first: the hand holds no 3"),
+    (["-r", "run-fast", "--hands", "34/55/66", "--to", "0", "--first", "--beat", "7", "--by",
+      "2"], "--first and --beat: the hand's first play is a lead"),
+    (["-r", "run-fast", "--hands", "34/55/66", "--to", "5", "--first"], "--to 5: run-fast has"),
 ])
 def test_bad_input_to_solve_is_one_line_with_exit_2(argv: list[str], words: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
@@ -353,7 +412,16 @@ def small_position(ruleset_id: str, rng: random.Random) -> Position | None:
     if ruleset.partner_rule != "none":
         partner = rng.choice([s for s in range(n) if s != landlord])
     robs = rng.randrange(3) if ruleset.peasant_goal == "advantage" else 0
-    position = Position(ruleset, tuple(hands), to_act, beat, by, landlord, partner, robs)
+    must_hold = None  # half the leads are the hand's first, where a rule binds it
+    if ruleset.first_play_holds_lead_card and beat is None and rng.random() < 0.5:
+        must_hold = cards.parse_suited(ruleset.lead_card or "")[0]
+        if not cards.unpack(hands[to_act])[must_hold]:  # the seat to act is dealt one
+            holder = next((s for s, h in enumerate(hands) if cards.unpack(h)[must_hold]), None)
+            if holder is None:
+                return None
+            hands[to_act], hands[holder] = hands[holder], hands[to_act]
+    position = Position(ruleset, tuple(hands), to_act, beat, by, landlord, partner, robs,
+                        must_hold=must_hold)
     try:
         check(position)  # a seat dealt under its advantage line has already won, say
     except UsageError:
@@ -420,6 +488,23 @@ def test_the_twins_search_the_same_positions_through_the_rounds(
                                                                            engine="python")
     assert compiled.wins(position, 0) is python.wins(position, 0)
     assert compiled.positions == python.positions
+
+
+@needs_compiled
+@pytest.mark.parametrize("name", sorted(ANSWERED_DEALS))
+def test_the_twins_answer_whole_deals_alike_position_for_position(name: str) -> None:
+    """A whole deal, from the first lead to the last card, answered by the compiled search
+    and by its Python twin: the same answer, the fixture's, in the same positions (so the
+    compiled search's whole-deal answers are proved, not only its small positions')."""
+    deal = ANSWERED_DEALS[name]
+    position = Position.from_text(load(deal["ruleset"]), "/".join(deal["hands"]), deal["to"],
+                                  landlord=deal.get("landlord"))
+    assert sum(map(cards.size, position.hands)) > LARGE_CARDS
+    side = position.team[position.to_act]
+    compiled, python = search_for(position, engine="compiled"), search_for(position,
+                                                                           engine="python")
+    assert compiled.wins(position, side) is python.wins(position, side) is deal["wins"]
+    assert compiled.positions == python.positions > ROUNDS[0]
 
 
 @pytest.mark.parametrize("engine", ["compiled", "python"])

@@ -117,7 +117,12 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
                       "he plays (the last line, not shown, says how many positions were "
                       "searched, and how fast)", head=3),
               Example(("solve", "-r", "puzzle", "--hands", "A 2/3 3", "--to", "1"),
-                      "A two-seat puzzle won at once", head=3)),
+                      "A two-seat puzzle won at once", head=3),
+              Example(("solve", "-r", "run-fast", "--hands", "3 Q A/6 Q/3 J Q 2", "--to", "0",
+                       "--first"),
+                      "Run Fast's first play must hold the 3 of spades: free to lead, seat 0 "
+                      "would go out first by leading the queen or the ace; as the hand's "
+                      "first play he cannot", head=3)),
     "diff": (Example(("diff", "classic", "turned-card"), "A variant against its base"),),
     "replay": (
         Example(("replay", "tests/fixtures/records/s3-bid-3-two-bombs.json"),
