@@ -35,7 +35,7 @@ import os
 import time
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -135,15 +135,12 @@ class Position:
             played = Play(key, reading)
         if landlord is None and ruleset.has_landlord:
             landlord = 0
-        must_hold = None
-        if first:
-            if not 0 <= to_act < len(packed):
-                raise UsageError(Named("to"), f" {to_act}: {ruleset.id} has seats 0 to "
-                                 f"{ruleset.players - 1}")
-            must_hold = duties.turn_of(ruleset, packed[to_act], None, True).must_hold
-        found = cls(ruleset, tuple(packed), to_act, played, by, landlord, partner, robs, ranks,
-                    must_hold=must_hold)
+        found = cls(ruleset, tuple(packed), to_act, played, by, landlord, partner, robs, ranks)
         check(found)
+        if first:  # the lead card's rank, once the seat to act is known to be one
+            found = replace(found, must_hold=duties.turn_of(ruleset, found.hands[to_act], None,
+                                                            True).must_hold)
+            check(found)
         return found
 
     @property
