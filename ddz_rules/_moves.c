@@ -2566,61 +2566,85 @@ PyDoc_STRVAR(wins_doc, "wins(hands, to_act, beat, beat_seat, team, goal, side, s
              "goal empties the table. must_hold: the rank the hand's first play, this lead,\n"
              "must hold (play.first_play_holds_lead_card), or -1.");
 
-static PyObject *
-Solver_wins(Solver *self, PyObject *args)
-{
+/* A question's position as wins() and known() take it from Python, then as read: the hands
+ * checked and packed, the play to beat SOLVER_FIRST_LEAD for the hand's first lead. */
+typedef struct {
     PyObject *hands_obj;
-    int to_act, beat_seat, side;
+    int to_act, beat_seat, side, must_hold;
     long beat;
     const char *team, *goal;
     Py_ssize_t n_team, n_goal;
+    u128 hands[SOLVER_SEATS];
+} SolverAsk;
+
+/* Check and pack a question's position: 0, or -1 with an exception naming `caller`. */
+static int
+solver_read(Solver *self, const char *caller, SolverAsk *q)
+{
+    const int n = self->players;
+    if (PyTuple_GET_SIZE(q->hands_obj) != n || q->n_team != n || q->n_goal != n ||
+        q->to_act < 0 || q->to_act >= n || q->beat_seat < -1 || q->beat_seat >= n ||
+        q->beat < -1 || q->beat >= self->n_plays || (q->beat < 0) != (q->beat_seat < 0) ||
+        q->side < 0 || q->side > 1 || q->must_hold < -1 ||
+        q->must_hold >= self->lister->ranks ||
+        (q->must_hold >= 0 && (q->beat >= 0 || !self->bound))) {
+        PyErr_Format(PyExc_ValueError, "%s(): a hand a seat, seats and a play in range, "
+                     "and a rank to hold only on a lead, where duties bind", caller);
+        return -1;
+    }
+    for (int s = 0; s < n; s++) {
+        if (q->team[s] > 1) {
+            PyErr_Format(PyExc_ValueError, "%s(): a side is 0 or 1", caller);
+            return -1;
+        }
+        if (hand_of(self->lister, PyTuple_GET_ITEM(q->hands_obj, s), &q->hands[s]) < 0) {
+            return -1;
+        }
+        if (held(self->lister, q->hands[s]) > self->lister->max_hand) {
+            PyErr_Format(PyExc_ValueError, "%s(): a hand larger than the table's", caller);
+            return -1;
+        }
+    }
+    if (q->must_hold >= 0) {
+        q->beat = SOLVER_FIRST_LEAD;
+    }
+    return 0;
+}
+
+/* Whether the table's answers are to questions of these sides and goals. */
+static int
+solver_same_sides(const Solver *self, const SolverAsk *q)
+{
+    for (int s = 0; s < self->players; s++) {
+        if (self->team[s] != q->team[s] || self->goal[s] != q->goal[s]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static PyObject *
+Solver_wins(Solver *self, PyObject *args)
+{
+    SolverAsk q = {.must_hold = -1};
     double seconds;
     long long limit = -1;
-    int must_hold = -1;
-    if (!PyArg_ParseTuple(args, "O!iliy#y#id|Li:wins", &PyTuple_Type, &hands_obj, &to_act,
-                          &beat, &beat_seat, &team, &n_team, &goal, &n_goal, &side, &seconds,
-                          &limit, &must_hold)) {
+    if (!PyArg_ParseTuple(args, "O!iliy#y#id|Li:wins", &PyTuple_Type, &q.hands_obj, &q.to_act,
+                          &q.beat, &q.beat_seat, &q.team, &q.n_team, &q.goal, &q.n_goal,
+                          &q.side, &seconds, &limit, &q.must_hold) ||
+        solver_read(self, "wins", &q) < 0) {
         return NULL;
     }
-    const int n = self->players;
-    if (PyTuple_GET_SIZE(hands_obj) != n || n_team != n || n_goal != n ||
-        to_act < 0 || to_act >= n || beat_seat < -1 || beat_seat >= n ||
-        beat < -1 || beat >= self->n_plays || (beat < 0) != (beat_seat < 0) ||
-        side < 0 || side > 1 || must_hold < -1 || must_hold >= self->lister->ranks ||
-        (must_hold >= 0 && (beat >= 0 || !self->bound))) {
-        PyErr_SetString(PyExc_ValueError, "wins(): a hand a seat, seats and a play in range, "
-                        "and a rank to hold only on a lead, where duties bind");
-        return NULL;
+    if (q.must_hold >= 0) {
+        self->must_hold = q.must_hold;
     }
-    if (must_hold >= 0) {
-        self->must_hold = must_hold;
-        beat = SOLVER_FIRST_LEAD;
-    }
-    u128 hands[SOLVER_SEATS];
-    for (int s = 0; s < n; s++) {
-        if (hand_of(self->lister, PyTuple_GET_ITEM(hands_obj, s), &hands[s]) < 0) {
-            return NULL;
+    if (!solver_same_sides(self, &q)) {
+        if (self->used) {
+            memset(self->marks, 0, sizeof(uint32_t) * (self->mask + 1));
         }
-        if (held(self->lister, hands[s]) > self->lister->max_hand) {
-            PyErr_SetString(PyExc_ValueError, "wins(): a hand larger than the table's");
-            return NULL;
-        }
-    }
-    int changed = 0;
-    for (int s = 0; s < n; s++) {
-        changed |= self->team[s] != team[s] || self->goal[s] != goal[s];
-        if (team[s] > 1) {
-            PyErr_SetString(PyExc_ValueError, "wins(): a side is 0 or 1");
-            return NULL;
-        }
-    }
-    if (changed && self->used) {
-        memset(self->marks, 0, sizeof(uint32_t) * (self->mask + 1));
-    }
-    if (changed) {
-        for (int s = 0; s < n; s++) {
-            self->team[s] = (int8_t)team[s];
-            self->goal[s] = (uint8_t)goal[s];
+        for (int s = 0; s < self->players; s++) {
+            self->team[s] = (int8_t)q.team[s];
+            self->goal[s] = (uint8_t)q.goal[s];
         }
     }
     self->used = 1;
@@ -2628,8 +2652,8 @@ Solver_wins(Solver *self, PyObject *args)
     self->deadline = seconds < 0 ? 0.0 : solver_now() + seconds;
     self->limited = limit >= 0;
     self->last_position = self->positions + (uint64_t)(limit < 0 ? 0 : limit);
-    int found = solver_search(self, hands, to_act, (int32_t)beat, beat_seat, side, 0, UINT64_MAX,
-                              1);
+    int found = solver_search(self, q.hands, q.to_act, (int32_t)q.beat, q.beat_seat, q.side, 0,
+                              UINT64_MAX, 1);
     if (found < 0) {
         if (self->stop == 3) {
             return NULL;
@@ -2637,6 +2661,37 @@ Solver_wins(Solver *self, PyObject *args)
         return PyLong_FromLong(self->stop == 4 ? -3 : -1);
     }
     return PyLong_FromLong(found);
+}
+
+PyDoc_STRVAR(known_doc, "known(hands, to_act, beat, beat_seat, team, goal, side, "
+             "must_hold=-1) -> int\n\n"
+             "What the table holds of a position, searching nothing: 1 where side wins it, 0\n"
+             "where it loses, -1 where the table holds no answer (never searched, forgotten,\n"
+             "or the table answers questions of other sides or goals). The arguments are\n"
+             "wins()'s, without its budgets.");
+
+static PyObject *
+Solver_known(Solver *self, PyObject *args)
+{
+    SolverAsk q = {.must_hold = -1};
+    if (!PyArg_ParseTuple(args, "O!iliy#y#i|i:known", &PyTuple_Type, &q.hands_obj, &q.to_act,
+                          &q.beat, &q.beat_seat, &q.team, &q.n_team, &q.goal, &q.n_goal,
+                          &q.side, &q.must_hold) ||
+        solver_read(self, "known", &q) < 0) {
+        return NULL;
+    }
+    if (!self->used || !solver_same_sides(self, &q) ||
+        (q.must_hold >= 0 && q.must_hold != self->must_hold)) {
+        return PyLong_FromLong(-1);
+    }
+    int found;
+    const int32_t beat = (int32_t)q.beat;
+    uint64_t h = solver_hash(self, q.hands, q.to_act, beat, q.beat_seat, q.side);
+    size_t at = solver_slot(self, h, q.hands, q.to_act, beat, q.beat_seat, q.side, &found);
+    if (!found) {
+        return PyLong_FromLong(-1);
+    }
+    return PyLong_FromLong(((SolverEntry *)(self->table + at * self->stride))->state == 2);
 }
 
 static PyObject *
@@ -2647,6 +2702,7 @@ Solver_get_positions(Solver *self, void *Py_UNUSED(closure))
 
 static PyMethodDef Solver_methods[] = {
     {"wins", (PyCFunction)Solver_wins, METH_VARARGS, wins_doc},
+    {"known", (PyCFunction)Solver_known, METH_VARARGS, known_doc},
     {NULL, NULL, 0, NULL},
 };
 

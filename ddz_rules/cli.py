@@ -428,11 +428,13 @@ def _solution_text(solution: Solution) -> str:
     def step_text(step: Step) -> str:
         return f"seat {step.seat} {step.text(table, wild)}"
 
-    if solution.wins is None:
-        proved = ", ".join(f"{s.text(table, wild)} {'wins' if w else 'loses'}"
-                           for s, w in solution.proved) or "nothing yet"
+    if solution.wins is None:  # a move proved winning would have answered it: these lose
+        losing = ", ".join(s.text(table, wild) for s, _ in solution.proved)
         lines = [f"{position.ruleset.id}: unknown for {who}: the search stopped "
-                 f"({solution.stopped}); proved so far: {proved}"]
+                 f"({solution.stopped})",
+                 f"  proved so far: {len(solution.proved)} of its "
+                 f"{len(solution.proved) + solution.unsorted} moves lose"
+                 + (f": {losing}" if losing else "")]
     elif solution.wins:
         plays = ", ".join("pass" if p is None else table.notation(p, wild)
                           for p in solution.winning)
@@ -1240,7 +1242,8 @@ def _question_commands(add: Add) -> None:
                    help="a budget of positions searched, the same on any machine (default: "
                         "none)")
     p.epilog = ("The answer comes first, then the winning plays, then a line: a budget that "
-                "runs out after the answer keeps it and says how far the rest got. "
+                "runs out after the answer keeps it and says how far the rest got; one that "
+                "runs out before it answers unknown, with the moves already proved losing. "
                 "Exit codes: 0 answered (a win, a loss, or unknown within the budget); "
                 + EXIT_USAGE + EXIT_INTERRUPTED)
     p = add("diff", cmd_diff, "Every rule that differs between two rulesets (both values and "

@@ -20,7 +20,7 @@ The question's own moves are searched in rounds of growing budgets (:data:`ROUND
 a move proved cheaply is found though a costly one is ordered before it. The table is small
 where that keeps it in the caches, larger for a whole deal (:func:`default_memory_mb`). Its
 budget is seconds, or positions searched (the same on any machine); past either it answers
-unknown (``None``) with what it proved so far.
+unknown (``None``) with the moves it proved so far (:func:`proved_so_far`).
 
 >>> from ddz_rules.ruleset import load
 >>> puzzle = Position.of(load("puzzle"), ("A2", "33"), to_act=1, landlord=0)
@@ -505,6 +505,11 @@ class PythonSearch:
         return (position.hands, position.to_act, position.beat, position.beat_seat, side,
                 position.must_hold)
 
+    def known(self, position: Position, side: int) -> bool | None:
+        """What the table holds of ``position`` for ``side`` (None: nothing), searching
+        nothing: what a question stopped by its budget had proved of it."""
+        return self.table.get(self.key(position, side))
+
     def known_move(self, nexts: Sequence[Position | int], side: int, want: bool) -> bool:
         """Whether one of ``nexts``, the positions a position's moves lead to (or the side
         a move wins for), is one the table already answers as ``want`` (the answer that
@@ -512,8 +517,7 @@ class PythonSearch:
         often reaches by another order a position answered already; looking before searching
         any move saves the search of those tried before it. The looks are not positions
         searched."""
-        return any(not isinstance(nxt, int) and self.table.get(self.key(nxt, side)) is want
-                   for nxt in nexts)
+        return any(not isinstance(nxt, int) and self.known(nxt, side) is want for nxt in nexts)
 
 
 class CompiledSearch:
@@ -539,17 +543,29 @@ class CompiledSearch:
         return int(self.native.positions)
 
     def wins(self, position: Position, side: int) -> bool:
-        beat = -1 if position.beat is None else self.table.id_of(position.beat)
+        hands, to_act, beat, beat_seat, team, goal, must_hold = self._question(position)
         seconds = -1.0 if self.deadline is None else max(self.deadline - time.monotonic(), 0.0)
         limit = -1 if self.last_position is None else max(self.last_position - self.positions, 0)
-        found = self.native.wins(
-            position.hands, position.to_act, beat,
-            -1 if position.beat_seat is None else position.beat_seat, bytes(position.team),
-            bytes(position.goal(s) for s in range(position.ruleset.players)), side, seconds,
-            limit, -1 if position.must_hold is None else position.must_hold)
+        found = self.native.wins(hands, to_act, beat, beat_seat, team, goal, side, seconds,
+                                 limit, must_hold)
         if found < 0:
             raise OutOfBudget("positions" if found == -3 else "seconds")
         return bool(found)
+
+    def known(self, position: Position, side: int) -> bool | None:
+        """What the table holds of ``position`` for ``side`` (None: nothing), searching
+        nothing: :meth:`PythonSearch.known`'s twin."""
+        hands, to_act, beat, beat_seat, team, goal, must_hold = self._question(position)
+        found = self.native.known(hands, to_act, beat, beat_seat, team, goal, side, must_hold)
+        return None if found < 0 else bool(found)
+
+    def _question(self, position: Position) -> tuple[Any, ...]:
+        """A position as the compiled search reads it."""
+        return (position.hands, position.to_act,
+                -1 if position.beat is None else self.table.id_of(position.beat),
+                -1 if position.beat_seat is None else position.beat_seat, bytes(position.team),
+                bytes(position.goal(s) for s in range(position.ruleset.players)),
+                -1 if position.must_hold is None else position.must_hold)
 
 
 #: table -> what the compiled search reads of its plays, made once: a bot makes a search for
@@ -700,6 +716,7 @@ def solve(position: Position, seconds: float | None = None, memory_mb: float | N
             proved.append((step, nxt == side if isinstance(nxt, int) else search.wins(nxt, side)))
     except OutOfBudget as exc:
         stopped = str(exc)
+        proved = proved_so_far(position, search, proved)
     winning = tuple(s.play for s, won in proved if won)
     if wins is None and winning:  # a move proved winning settles it all the same
         wins = True
@@ -719,6 +736,24 @@ def solve(position: Position, seconds: float | None = None, memory_mb: float | N
                     search.positions, time.monotonic() - started,
                     "compiled" if isinstance(search, CompiledSearch) else "python", stopped,
                     lengths)
+
+
+def proved_so_far(position: Position, search: Search,
+                  sorted_moves: Sequence[tuple[Step, bool]]) -> list[tuple[Step, bool]]:
+    """The moves of ``position`` proved winning or losing for the side to act when a budget
+    stopped the search: ``sorted_moves`` (the moves sorted one by one, in order, after the
+    answer), then each later move whose position the table answers, searching nothing. A
+    question stopped before its answer has still searched its moves in rounds, and every
+    move it settled is in the table: a deal too large to answer tells which first plays lose
+    (or win) all the same."""
+    side = position.team[position.to_act]
+    proved = list(sorted_moves)
+    for step in moves(position)[len(proved):]:
+        nxt = after(position, step)
+        won = nxt == side if isinstance(nxt, int) else search.known(nxt, side)
+        if won is not None:
+            proved.append((step, won))
+    return proved
 
 
 def principal_line(position: Position, search: Search,

@@ -203,6 +203,43 @@ def test_past_its_seconds_a_search_answers_unknown_with_what_it_proved() -> None
         assert solution.stopped == "seconds" and solution.to_json()["wins"] is None
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_question_stopped_before_its_answer_still_says_which_moves_it_proved(
+        engine: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A whole deal is too large to answer in 300 positions, but the question searches its
+    moves in rounds and keeps every move it settled: the landlord's lead of the nine-card
+    straight is proved losing in the first round, and the stopped answer says so (the same
+    on both twins, read from the table without searching it again)."""
+    deal = WHOLE_DEAL
+    position = Position.from_text(load(deal["ruleset"]), "/".join(deal["hands"]), deal["to"],
+                                  landlord=deal["landlord"])
+    solution = solve(position, positions=300, engine=engine)
+    assert solution.wins is None and solution.stopped == "positions"
+    assert [(s.text(position.table), won) for s, won in solution.proved] == [("56789TJQK", False)]
+    assert solution.unsorted == len(moves(position)) - 1
+    assert solution.to_json()["proved"] == [{"play": "56789TJQK", "wins": False}]
+    if engine == "compiled":
+        assert main(["solve", "--hands", "/".join(deal["hands"]), "--to", "2", "--landlord", "2",
+                     "--positions", "300"]) == 0
+        out = capsys.readouterr().out
+        assert f"proved so far: 1 of its {len(moves(position))} moves lose: 56789TJQK" in out
+
+
+def test_the_table_tells_only_what_it_holds_for_the_side_asked() -> None:
+    """``known`` reads the table, searching nothing: the answer to a position searched, for
+    the side it was asked of only (the table keys each question's side), and nothing of a
+    position not searched."""
+    position = position_of("lead-the-middle")
+    side = position.team[position.to_act]
+    for engine in ("python", "compiled") if native_modules() else ("python",):
+        search = search_for(position, engine=engine)
+        assert search.known(position, side) is None
+        assert search.wins(position, side) is True
+        positions = search.positions
+        assert search.known(position, side) is True and search.known(position, 1 - side) is None
+        assert search.positions == positions
+
+
 def test_the_python_search_looks_at_the_clock_at_every_position(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A whole deal with wild cards is searched in Python at milliseconds a position, so its
