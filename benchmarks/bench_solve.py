@@ -28,6 +28,9 @@ Usage::
    ``all``: every bundled ruleset), the first bidder taking the kitty as the landlord and
    leading (Run Fast: the first leader, asked whether he goes out first), each with the same budget:
    how many are answered, and the times (``--only-deals`` measures these alone).
+6. With ``--commands`` (or ``--only-commands``, alone), the ``ddz solve`` command itself on the
+   same deals of each of ``--command-rulesets``, with its default settings, each stopped after
+   ``--command-timeout`` seconds: the wall time a person waits, from start to exit.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from typing import Any
 from ddz_rules import bundled_ids, cards, compile_table, load
 from ddz_rules.errors import OutOfBudget
 from ddz_rules.game import deal
+from ddz_rules.ruleset import Ruleset
 from ddz_rules.solver import Position, search_for, solve
 
 EXPERT = ("R A Q Q J J 10 9 9 9 8 4 4", "B 2 2 A A 10 8 8 6 6 3 3")
@@ -181,6 +185,57 @@ def by_size(sizes: list[int], count: int, budget: float, memory_mb: float,
     return found
 
 
+def deal_position(ruleset: Ruleset, seed: int) -> Position:
+    """Deal ``seed`` of the ruleset (``game.deal``) as a whole-deal question: the first bidder
+    taking the kitty as the landlord and leading (cards not dealt are out of play; in Run
+    Fast, which has no landlord, the first leader, his first play holding the lead card where
+    the ruleset says so; with wild cards, the deal's wild ranks are the hand's)."""
+    dealt = deal(ruleset, seed)
+    landlord = dealt.first_bidder
+    hands = list(dealt.hands)
+    hands[landlord] += dealt.kitty
+    first = (cards.parse_suited(dealt.lead_card)[0]
+             if ruleset.first_play_holds_lead_card and dealt.lead_card else None)
+    return Position(ruleset, tuple(hands), landlord, landlord=landlord, wild=dealt.wild,
+                    must_hold=first)
+
+
+def commands(ruleset_id: str, count: int, timeout: float) -> dict[str, Any]:
+    """``ddz solve --json`` itself, with its default settings (no budget for the answer, a
+    million positions after it), on deals 0 to ``count`` - 1 as :func:`whole_deals` asks
+    them, each process stopped after ``timeout`` seconds: its wall time from start to exit,
+    the answer, the line's length, the winning plays found and what stopped the rest."""
+    ruleset = load(ruleset_id)
+    rows = []
+    for seed in range(count):
+        position = deal_position(ruleset, seed)
+        command = [sys.executable, "-m", "ddz_rules.cli", "solve", "-r", ruleset_id, "--json",
+                   "--hands", "/".join(cards.key_text(h) for h in position.hands),
+                   "--to", str(position.to_act)]
+        if ruleset.has_landlord:
+            command += ["--landlord", str(position.landlord)]
+        if position.must_hold is not None:
+            command.append("--first")
+        if position.wild:
+            command += ["--wild", cards.text(position.wild)]
+        started = time.perf_counter()
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                                  check=True)
+        except subprocess.TimeoutExpired:
+            rows.append({"seed": seed, "ended": False, "wall_s": timeout})
+            continue
+        found = json.loads(done.stdout)
+        rows.append({"seed": seed, "ended": True,
+                     "wall_s": round(time.perf_counter() - started, 2), "wins": found["wins"],
+                     "line": len(found["line"]), "winning": len(found["winning"]),
+                     "positions": found["positions"], "stopped": found.get("stopped")})
+    walls = sorted(r["wall_s"] for r in rows)
+    return {"ruleset": ruleset_id, "deals": count, "timeout_s": timeout,
+            "ended": sum(r["ended"] for r in rows), "median_wall_s": statistics.median(walls),
+            "max_wall_s": walls[-1], "rows": rows}
+
+
 def whole_deals(ruleset_id: str, count: int, budget: float,
                 memory_mb: float) -> dict[str, Any]:
     """Deals 0 to ``count`` - 1 of the ruleset (``game.deal``), the first bidder taking the
@@ -192,15 +247,8 @@ def whole_deals(ruleset_id: str, count: int, budget: float,
     compile_table(ruleset).compiled()
     rows = []
     for seed in range(count):
-        dealt = deal(ruleset, seed)
-        landlord = dealt.first_bidder
-        hands = list(dealt.hands)
-        hands[landlord] += dealt.kitty
-        first = (cards.parse_suited(dealt.lead_card)[0]
-                 if ruleset.first_play_holds_lead_card and dealt.lead_card else None)
-        position = Position(ruleset, tuple(hands), landlord, landlord=landlord,
-                            wild=dealt.wild, must_hold=first)
-        rows.append({"seed": seed, "cards": [cards.size(h) for h in hands],
+        position = deal_position(ruleset, seed)
+        rows.append({"seed": seed, "cards": [cards.size(h) for h in position.hands],
                      **answer(position, budget, memory_mb)})
     answered = sorted(r["seconds"] for r in rows if r["wins"] is not None)
     times = sorted(r["seconds"] for r in rows)
@@ -229,12 +277,29 @@ def main() -> None:
                         help="measure the whole deals alone")
     parser.add_argument("--only-sizes", action="store_true",
                         help="measure the positions by size alone")
+    parser.add_argument("--commands", action="store_true",
+                        help="also time the ddz solve command itself, default settings, on the "
+                             "whole deals of --command-rulesets")
+    parser.add_argument("--only-commands", action="store_true",
+                        help="time the ddz solve command alone")
+    parser.add_argument("--command-rulesets",
+                        default="two-player,run-fast,run-fast-15,run-fast-45",
+                        help="the rulesets whose deals the command is timed on (default "
+                             "two-player,run-fast,run-fast-15,run-fast-45)")
+    parser.add_argument("--command-timeout", type=float, default=60.0,
+                        help="seconds after which a command is stopped (default 60)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     deal_rulesets = (bundled_ids() if args.deal_rulesets == "all"
                      else args.deal_rulesets.split(","))
+    if args.commands or args.only_commands:
+        for ruleset_id in args.command_rulesets.split(","):
+            print("ddz solve:", json.dumps(commands(ruleset_id, args.deals,
+                                                    args.command_timeout)), flush=True)
+        if args.only_commands:
+            return
     if args.only_deals:
         for ruleset_id in deal_rulesets:
             print("whole deals:", json.dumps(whole_deals(ruleset_id, args.deals, args.budget,

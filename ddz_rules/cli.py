@@ -52,6 +52,7 @@ from ddz_rules.solver import (
     LARGE_CARDS,
     LARGE_MEMORY_MB,
     MEMORY_MB,
+    REST_POSITIONS,
     Position,
     Solution,
     Step,
@@ -412,7 +413,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     position = Position.from_text(ruleset, args.hands, args.to, args.beat, args.by,
                                   args.landlord, args.partner, args.robs, args.wild,
                                   args.first)
-    solution = solve(position, args.seconds, args.memory, positions=args.positions)
+    solution = solve(position, args.seconds, args.memory, positions=args.positions,
+                     rest_positions=args.rest_positions or None)
     _emit(args, solution.to_json(), lambda: _solution_text(solution))
     return 0
 
@@ -452,8 +454,10 @@ def _solution_text(solution: Solution) -> str:
             missing.append("no line is drawn")
         if solution.wins is False and solution.holds_out is None:
             missing.append("the play that holds out longest is not known")
-        lines.append(f"  the budget ran out ({solution.stopped}) once the answer was known: "
-                     + "; ".join(missing))
+        more = " (--rest-positions N goes further, 0 without a bound)" \
+            if solution.rest_spent else ""
+        lines.append(f"  the budget ran out once the answer was known ({solution.stopped}): "
+                     + "; ".join(missing) + more)
     if solution.line:
         lines.append("  a line: " + ", ".join(step_text(s) for s in solution.line))
     lines.append(f"  {solution.positions:,} positions searched in {solution.seconds:.3f} s "
@@ -1241,9 +1245,16 @@ def _question_commands(add: Add) -> None:
     p.add_argument("--positions", type=int, metavar="N",
                    help="a budget of positions searched, the same on any machine (default: "
                         "none)")
-    p.epilog = ("The answer comes first, then the winning plays, then a line: a budget that "
-                "runs out after the answer keeps it and says how far the rest got; one that "
-                "runs out before it answers unknown, with the moves already proved losing. "
+    p.add_argument("--rest-positions", type=int, default=REST_POSITIONS, metavar="N",
+                   help="the positions it may search once it has the answer, drawing a line "
+                        "and sorting the other moves (default "
+                        f"{REST_POSITIONS:,}; 0: no bound but the others)")
+    p.epilog = ("The answer comes first, then a line, then the winning plays (the moves "
+                "cheapest to prove sorted first): a budget that runs out after the answer "
+                "keeps it and says how far the rest got; one that runs out before it answers "
+                "unknown, with the moves already proved losing. A whole deal is answered long "
+                "before its every first play is proved, which is why the rest has a budget of "
+                "its own. "
                 "Exit codes: 0 answered (a win, a loss, or unknown within the budget); "
                 + EXIT_USAGE + EXIT_INTERRUPTED)
     p = add("diff", cmd_diff, "Every rule that differs between two rulesets (both values and "

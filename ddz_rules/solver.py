@@ -20,7 +20,11 @@ The question's own moves are searched in rounds of growing budgets (:data:`ROUND
 a move proved cheaply is found though a costly one is ordered before it. The table is small
 where that keeps it in the caches, larger for a whole deal (:func:`default_memory_mb`). Its
 budget is seconds, or positions searched (the same on any machine); past either it answers
-unknown (``None``) with the moves it proved so far (:func:`proved_so_far`).
+unknown (``None``) with the moves it proved so far (:func:`proved_so_far`). :func:`solve` then
+draws a line and sorts the other moves (:func:`settle`: what the table knows first, the rest in
+rounds, so the cheapest are proved first), within :data:`REST_POSITIONS` more unless told
+otherwise: a whole deal's answer may take a second where proving each of its other first
+plays losing would take hours.
 
 >>> from ddz_rules.ruleset import load
 >>> puzzle = Position.of(load("puzzle"), ("A2", "33"), to_act=1, landlord=0)
@@ -61,6 +65,15 @@ ENTRY_BYTES = 64
 #: first may need a hundred million positions where a later one needs a thousand, and a
 #: search that tried the first to the end would never come to the second.
 ROUNDS = (100, 400, 1600, 6400, 25600)
+#: The positions :func:`solve` may search once it has its answer, drawing the line and
+#: sorting the other moves, unless told otherwise: a whole deal's answer may take a second
+#: where proving every other first play losing would take hours.
+REST_POSITIONS = 1_000_000
+#: The budgets, in positions, of the rounds in which :func:`sort_moves` sorts the moves the
+#: table does not answer, before the moves still open are searched without one.
+SORT_ROUNDS = (2_000, 8_000, 32_000, 128_000)
+#: What a solution stopped by :data:`REST_POSITIONS` (or ``rest_positions``) says ran out.
+REST_SPENT = "positions after the answer"
 
 
 @dataclass(frozen=True)
@@ -635,10 +648,15 @@ class Solution:
     was known), its winning moves, where it loses the move that holds out longest, a
     principal line, the moves proved winning or losing, positions searched, seconds.
 
-    The answer comes first: the search settles whether the side wins, then sorts the moves
-    one by one. Where the budget runs out after the answer but before every move is sorted,
-    ``wins`` stands and ``winning`` holds the winning moves found so far (``complete`` False,
-    ``stopped`` saying why); ``proved`` then lists the moves sorted."""
+    The answer comes first: the search settles whether the side wins, then draws a line,
+    then sorts the other moves (the cheapest to prove first), then, where the side loses,
+    measures how long each move holds out. Where a budget runs out after the answer, ``wins``
+    stands and ``winning`` holds the winning moves found so far (``complete`` False);
+    ``proved`` lists the moves sorted, and ``stopped`` says which budget ran out and what it
+    cut short: ``seconds``, ``positions`` or ``positions after the answer`` (``solve``'s
+    ``rest_positions``) or ``positions of the resistance`` (:data:`DISTANCE_POSITIONS`),
+    then ``while drawing the line``, ``while sorting the moves`` or
+    ``while measuring the longest resistance``."""
 
     position: Position
     wins: bool | None
@@ -657,6 +675,11 @@ class Solution:
     def complete(self) -> bool:
         """Whether every move was sorted into winning or losing."""
         return self.stopped is None
+
+    @property
+    def rest_spent(self) -> bool:
+        """Whether what follows the answer stopped on its own budget (``rest_positions``)."""
+        return self.stopped is not None and self.stopped.startswith(REST_SPENT)
 
     @property
     def unsorted(self) -> int:
@@ -686,18 +709,21 @@ class Solution:
 
 
 def solve(position: Position, seconds: float | None = None, memory_mb: float | None = None,
-          engine: str = "auto", line_length: int = 60,
-          positions: int | None = None) -> Solution:
+          engine: str = "auto", line_length: int = 60, positions: int | None = None,
+          rest_positions: int | None = REST_POSITIONS) -> Solution:
     """Solve ``position`` for the side of the seat to act (see the module's text): first
-    whether it wins, then which moves win, then a line of play, within one budget of
-    ``seconds``, ``memory_mb`` of table and ``positions`` searched (the same on any machine)."""
+    whether it wins, then a line of play, then which moves win (where it loses, the move that
+    holds out longest), within one budget of ``seconds``, ``memory_mb`` of table and
+    ``positions`` searched (the same on any machine). What follows the answer also stops
+    after ``rest_positions`` more positions (None: no bound of its own): a whole deal is
+    answered in a second where proving each of its other first plays losing may take hours."""
     check(position)
-    if seconds is not None and seconds <= 0:
-        raise UsageError(Named("seconds"), f" {seconds}: a budget of at least some time")
-    if memory_mb is not None and memory_mb <= 0:
-        raise UsageError(Named("memory"), f" {memory_mb}: a budget of at least some memory")
-    if positions is not None and positions <= 0:
-        raise UsageError(Named("positions"), f" {positions}: a budget of at least one position")
+    for name, value, what in (("seconds", seconds, "some time"),
+                              ("memory", memory_mb, "some memory"),
+                              ("positions", positions, "one position"),
+                              ("rest_positions", rest_positions, "one position")):
+        if value is not None and value <= 0:
+            raise UsageError(Named(name), f" {value}: a budget of at least {what}")
     if engine != "python":
         # Lays the table out for the compiled search where it will serve, once a table: that
         # is loading the ruleset's plays, not solving, so it is done before the clock starts.
@@ -706,51 +732,103 @@ def solve(position: Position, seconds: float | None = None, memory_mb: float | N
     search = search_for(position, memory_mb, seconds, engine)
     search.last_position = positions
     side = position.team[position.to_act]
-    proved: list[tuple[Step, bool]] = []
+    sorted_moves: dict[int, bool] = {}
+    line: tuple[Step, ...] = ()
+    holds_out = None
+    lengths: dict[int, int] = {}
     stopped = None
     wins: bool | None = None
     try:
         wins = search.wins(position, side)
-        for step in moves(position):
-            nxt = after(position, step)
-            proved.append((step, nxt == side if isinstance(nxt, int) else search.wins(nxt, side)))
     except OutOfBudget as exc:
         stopped = str(exc)
-        proved = proved_so_far(position, search, proved)
+    if wins is not None:
+        if rest_positions is not None and (
+                positions is None or search.positions + rest_positions < positions):
+            search.last_position = search.positions + rest_positions
+        doing = "drawing the line"
+        try:
+            line = principal_line(position, search, line_length)
+            doing = "sorting the moves"
+            settle(position, search, side, sorted_moves)
+            if not wins:
+                doing = "measuring the longest resistance"
+                steps, visited = moves(position), [0]
+                lengths = {i: plays_left(after(position, steps[i]), search, side, line_length,
+                                         visited) for i in sorted(sorted_moves)}
+                holds_out = steps[max(lengths, key=lambda i: (lengths[i], -i))]
+        except OutOfBudget as exc:
+            rest = search.last_position != positions and str(exc) == "positions"
+            stopped = f"{REST_SPENT if rest else exc}, while {doing}"
+    proved = proved_so_far(position, search, sorted_moves)
     winning = tuple(s.play for s, won in proved if won)
     if wins is None and winning:  # a move proved winning settles it all the same
         wins = True
-    line: tuple[Step, ...] = ()
-    holds_out = None
-    lengths: dict[int, int] = {}
-    if stopped is None:
-        try:
-            line = principal_line(position, search, line_length)
-            if not wins:
-                lengths = {i: plays_left(after(position, s), search, side, line_length)
-                           for i, (s, _) in enumerate(proved)}
-                holds_out = proved[max(lengths, key=lambda i: (lengths[i], -i))][0]
-        except OutOfBudget as exc:
-            stopped = f"{exc} (while drawing the line)"
     return Solution(position, wins, winning, holds_out, line, tuple(proved),
                     search.positions, time.monotonic() - started,
                     "compiled" if isinstance(search, CompiledSearch) else "python", stopped,
                     lengths)
 
 
-def proved_so_far(position: Position, search: Search,
-                  sorted_moves: Sequence[tuple[Step, bool]]) -> list[tuple[Step, bool]]:
-    """The moves of ``position`` proved winning or losing for the side to act when a budget
-    stopped the search: ``sorted_moves`` (the moves sorted one by one, in order, after the
-    answer), then each later move whose position the table answers, searching nothing. A
-    question stopped before its answer has still searched its moves in rounds, and every
-    move it settled is in the table: a deal too large to answer tells which first plays lose
-    (or win) all the same."""
-    side = position.team[position.to_act]
-    proved = list(sorted_moves)
-    for step in moves(position)[len(proved):]:
+def settle(position: Position, search: Search, side: int, sorted_moves: dict[int, bool],
+           want: bool | None = None) -> int | None:
+    """Sort the moves of ``position`` into winning and losing for ``side``, into
+    ``sorted_moves`` (by each move's index in :func:`moves`), up to the first whose answer is
+    ``want`` (None: all of them), and return that move's index (None: there is none). First
+    the moves the table answers already (searching nothing), then the rest in rounds of
+    :data:`SORT_ROUNDS` positions each, then without a bound of their own: so past the
+    search's budget (:class:`OutOfBudget`) the moves cheapest to prove are the ones sorted. A
+    whole deal's first plays are unequal: most are proved in a few thousand positions, some
+    take millions."""
+    pending: list[tuple[int, Position]] = []
+    for i, step in enumerate(moves(position)):
         nxt = after(position, step)
-        won = nxt == side if isinstance(nxt, int) else search.known(nxt, side)
+        known = sorted_moves.get(i)
+        if known is None:
+            known = nxt == side if isinstance(nxt, int) else search.known(nxt, side)
+        if known is None:
+            assert isinstance(nxt, Position)
+            pending.append((i, nxt))
+            continue
+        sorted_moves[i] = known
+        if known is want:
+            return i
+    limit = search.last_position
+    for budget in (*SORT_ROUNDS, None):
+        still = []
+        for i, nxt in pending:
+            bound = limit if budget is None else search.positions + budget
+            round_bound = bound is not None and (limit is None or bound < limit)
+            search.last_position = bound if round_bound else limit
+            try:
+                sorted_moves[i] = search.wins(nxt, side)
+            except OutOfBudget as exc:
+                if not round_bound or str(exc) != "positions":
+                    raise  # the search's own budget, not the round's
+                still.append((i, nxt))
+                continue
+            finally:
+                search.last_position = limit
+            if sorted_moves[i] is want:
+                return i
+        pending = still
+    return None
+
+
+def proved_so_far(position: Position, search: Search,
+                  sorted_moves: dict[int, bool]) -> list[tuple[Step, bool]]:
+    """The moves of ``position`` proved winning or losing for the side to act, in the order
+    of :func:`moves`: ``sorted_moves`` (by index), and each other move whose position the
+    table answers, searching nothing. A question stopped before its answer has still
+    searched its moves in rounds, and every move it settled is in the table: a deal too
+    large to answer tells which first plays lose (or win) all the same."""
+    side = position.team[position.to_act]
+    proved = []
+    for i, step in enumerate(moves(position)):
+        nxt = after(position, step)
+        won = sorted_moves.get(i)
+        if won is None:
+            won = nxt == side if isinstance(nxt, int) else search.known(nxt, side)
         if won is not None:
             proved.append((step, won))
     return proved
@@ -758,8 +836,10 @@ def proved_so_far(position: Position, search: Search,
 
 def principal_line(position: Position, search: Search,
                    longest: int) -> tuple[Step, ...]:
-    """A line of play from ``position`` to its end: the winning side's first winning move at
-    each turn, the losing side's first move (every move of it loses)."""
+    """A line of play from ``position`` to its end: at each turn of the winning side, a
+    winning move (one the table already knows to win where there is one, else the first that
+    does), at each turn of the losing side its first move (every move of it loses). Asked of
+    the side to act, as the answer was, so the line reads the answer's own table."""
     side = position.team[position.to_act]
     wins = search.wins(position, side)
     winner = side if wins else 1 - side
@@ -769,10 +849,19 @@ def principal_line(position: Position, search: Search,
         options = moves(current)
         chosen = options[0]
         if current.team[current.to_act] == winner:
-            chosen = next(s for s in options if _wins_after(current, s, winner, search))
+            chosen = options[winning_move(current, side, winner, search)]
         line.append(chosen)
         current = after(current, chosen)
     return tuple(line)
+
+
+def winning_move(position: Position, side: int, winner: int, search: Search) -> int:
+    """The index in :func:`moves` of a move that wins ``position`` for ``winner``, the side to
+    act there, which wins it: one the table already answers so where there is one, else the
+    first found by :func:`settle`. ``side`` is the side the table's answers are asked of."""
+    found = settle(position, search, side, {}, winner == side)
+    assert found is not None, "a position its side to act wins has a winning move"
+    return found
 
 
 def _wins_after(position: Position, step: Step, side: int,
@@ -781,18 +870,23 @@ def _wins_after(position: Position, step: Step, side: int,
     return nxt == side if isinstance(nxt, int) else search.wins(nxt, side)
 
 
-#: Positions the search for the longest resistance may visit before it settles for less.
-DISTANCE_POSITIONS = 200_000
+#: Positions the search for the longest resistance may visit, for all the moves of a
+#: position together, before it settles for less.
+DISTANCE_POSITIONS = 20_000
+#: What a solution stopped by :data:`DISTANCE_POSITIONS` says ran out.
+DISTANCE_SPENT = "positions of the resistance"
 
 
 def plays_left(start: Position | int, search: Search, loser: int,
-               longest: int) -> int:
+               longest: int, visited: list[int] | None = None) -> int:
     """How many moves a lost position lasts with the winners winning as fast as they can and
     the losers holding out as long as they can (0 where it is over): a search by depth over
     the winners' winning moves and every move of the losers, at most
-    :data:`DISTANCE_POSITIONS` positions (past them, :class:`OutOfBudget`)."""
+    :data:`DISTANCE_POSITIONS` positions, counted in ``visited[0]`` where given (past them,
+    :class:`OutOfBudget`). The search's questions are asked of ``loser``, as the answer
+    was."""
     known: dict[Position, int] = {}
-    visited = [0]
+    visited = [0] if visited is None else visited
 
     def distance(current: Position | int, depth: int) -> int:
         if not isinstance(current, Position) or depth >= longest:
@@ -801,12 +895,11 @@ def plays_left(start: Position | int, search: Search, loser: int,
             return known[current]
         visited[0] += 1
         if visited[0] > DISTANCE_POSITIONS:
-            raise OutOfBudget("positions")
+            raise OutOfBudget(DISTANCE_SPENT)
         options = moves(current)
-        winner = 1 - loser
-        if current.team[current.to_act] == winner:
+        if current.team[current.to_act] != loser:
             found = min(1 + distance(after(current, s), depth + 1) for s in options
-                        if _wins_after(current, s, winner, search))
+                        if not _wins_after(current, s, loser, search))
         else:
             found = max(1 + distance(after(current, s), depth + 1) for s in options)
         known[current] = found

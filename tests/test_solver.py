@@ -13,7 +13,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ddz_rules import cards, load, solver
+from ddz_rules import cards, cli, game, load, solver
 from ddz_rules.cli import main
 from ddz_rules.errors import OutOfBudget, UsageError
 from ddz_rules.solver import (
@@ -72,10 +72,17 @@ def assert_answered(name: str, wins: bool | None, winning: set[str],
     """The answer the fixture gives, and a line of play that ends with the side that wins."""
     case = POSITIONS[name]
     position = position_of(name)
-    table = position.table
     assert wins is case["wins"]
     if case["wins"]:
-        assert winning == {cards.key_text(table.key_of(c)) for c in case["winning"]}
+        assert winning == {cards.key_text(position.table.key_of(c)) for c in case["winning"]}
+    assert_line_ends_with_winners(position, line, case["wins"])
+
+
+def assert_line_ends_with_winners(position: Position, line: list[tuple[int, str]],
+                                  wins: bool) -> None:
+    """``line`` (each move's seat and text) is a line of legal moves from ``position`` to the
+    end of the hand, won by the side of the seat to act where ``wins``, else by the other."""
+    table = position.table
     assert line, "a line of play is drawn to the end"
     end: Position | int = position
     for seat, text in line:
@@ -84,7 +91,7 @@ def assert_answered(name: str, wins: bool | None, winning: set[str],
         assert step.seat == seat
         end = after(end, step)
     side = position.team[position.to_act]
-    assert end == (side if case["wins"] else 1 - side), "the line ends with the winners"
+    assert end == (side if wins else 1 - side), "the line ends with the winners"
 
 
 @pytest.mark.parametrize("name", sorted(set(POSITIONS) - {"expert-13-12"}))
@@ -326,25 +333,103 @@ def test_past_its_positions_a_question_stops_where_either_twin_would(engine: str
     assert search.positions - 1001 < fresh.positions  # what the stopped question proved is kept
 
 
-def test_the_answer_is_kept_when_the_budget_runs_out_sorting_the_moves(
+def test_the_answer_is_kept_when_the_budget_runs_out_drawing_the_line(
         capsys: pytest.CaptureFixture[str]) -> None:
-    """The answer is settled first; a budget that runs out while the moves are being sorted
-    keeps it, says the list of winning plays may be short, and draws no line."""
+    """The answer is settled first; a budget that runs out right after it keeps it, says what
+    it cut short (the line, then the sorting of the moves) and draws no line."""
     position = position_of("expert-13-12")
     answering = search_for(position)
     assert answering.wins(position, position.team[1]) is True
     solution = solve(position, positions=answering.positions + 1)
-    assert solution.wins is True and not solution.complete and solution.stopped == "positions"
+    assert solution.wins is True and not solution.complete and not solution.rest_spent
+    assert solution.stopped == "positions, while drawing the line"
     assert not solution.line and len(solution.proved) < len(moves(position))
     found = solution.to_json()
-    assert found["complete"] is False and found["stopped"] == "positions"
+    assert found["complete"] is False and found["stopped"] == "positions, while drawing the line"
     assert solve(position).to_json()["complete"] is True
     case = POSITIONS["expert-13-12"]
     assert main(["solve", "-r", "puzzle", "--hands", "/".join(case["hands"]), "--to", "1",
                  "--positions", str(answering.positions + 1)]) == 0
     out = capsys.readouterr().out
-    assert "wins with perfect play" in out and "the budget ran out (positions)" in out
+    assert "wins with perfect play" in out
+    assert "the budget ran out once the answer was known (positions, while drawing the line)" \
+        in out
     assert f"{solution.unsorted} moves not sorted" in out and "no line is drawn" in out
+    assert "--rest-positions" not in out  # the budget the user gave ran out, not the rest's
+
+
+def test_what_follows_the_answer_has_a_budget_of_its_own(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``rest_positions`` bounds what follows the answer, whatever else is given: the line is
+    drawn, then the moves are sorted until that budget is spent, and the text says which
+    budget ran out and how to go further."""
+    position = position_of("expert-13-12")
+    answering = search_for(position)
+    assert answering.wins(position, position.team[1]) is True
+    solution = solve(position, rest_positions=1000)
+    assert solution.wins is True and solution.line and solution.rest_spent
+    assert solution.stopped == f"{solver.REST_SPENT}, while sorting the moves"
+    assert solution.positions == answering.positions + 1000 + 1
+    assert 0 < len(solution.winning) < len(POSITIONS["expert-13-12"]["winning"])
+    case = POSITIONS["expert-13-12"]
+    assert main(["solve", "-r", "puzzle", "--hands", "/".join(case["hands"]), "--to", "1",
+                 "--rest-positions", "1000"]) == 0
+    out = capsys.readouterr().out
+    assert f"({solver.REST_SPENT}, while sorting the moves): {solution.unsorted} moves not " \
+        "sorted" in out and "(--rest-positions N goes further, 0 without a bound)" in out
+    assert "a line: seat 1 " in out
+    asked = []
+    monkeypatch.setattr(cli, "solve", lambda *args, **kwargs: asked.append(kwargs) or solution)
+    for options, meant in (["--rest-positions", "0"], None), ([], solver.REST_POSITIONS):
+        assert main(["solve", "-r", "puzzle", "--hands", "/".join(case["hands"]), "--to", "1",
+                     *options]) == 0
+        assert asked.pop()["rest_positions"] == meant  # 0: no bound of its own
+    with pytest.raises(UsageError, match="rest_positions -1: a budget of at least one position"):
+        solve(position, rest_positions=-1)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_whole_deal_gets_its_answer_and_a_line_though_its_moves_are_not_all_sorted(
+        engine: str) -> None:
+    """Proving every first play of a whole deal may take hours where the answer takes a
+    second: by default the rest stops after ``REST_POSITIONS``, the answer and a line drawn
+    to the end (read from the answer's own table, the winners' moves those it proved), the
+    same on both twins."""
+    deal = ANSWERED_DEALS["classic-3"]
+    position = Position.from_text(load(deal["ruleset"]), "/".join(deal["hands"]), deal["to"],
+                                  landlord=deal["landlord"])
+    answering = search_for(position, engine=engine)
+    assert answering.wins(position, position.team[position.to_act]) is deal["wins"]
+    solution = solve(position, engine=engine, rest_positions=1000)
+    assert solution.wins is deal["wins"] and solution.rest_spent
+    assert solution.positions == answering.positions + 1000 + 1
+    assert solution.unsorted > 0 and solution.winning
+    assert_line_ends_with_winners(
+        position, [(s.seat, s.text(position.table)) for s in solution.line], deal["wins"])
+    if engine == "compiled":
+        python = solve(position, engine="python", rest_positions=1000)
+        assert (python.line, python.proved, python.positions) == (
+            solution.line, solution.proved, solution.positions)
+    assert solver.REST_POSITIONS == 1_000_000  # what the README and ddz solve --help say
+
+
+@needs_compiled
+def test_a_whole_deals_moves_are_sorted_cheapest_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first plays of a whole deal are unequal, so the moves the table does not answer
+    are sorted in rounds of growing budgets (``SORT_ROUNDS``): within the same budget, twice
+    as many of two-player deal 0's first plays are sorted as when each is searched to the
+    end in turn."""
+    ruleset = load("two-player")
+    dealt = game.deal(ruleset, 0)
+    hands = list(dealt.hands)
+    hands[dealt.first_bidder] += dealt.kitty
+    position = Position(ruleset, tuple(hands), dealt.first_bidder, landlord=dealt.first_bidder)
+    in_rounds = solve(position, rest_positions=300_000)
+    monkeypatch.setattr(solver, "SORT_ROUNDS", ())
+    in_turn = solve(position, rest_positions=300_000)
+    assert in_rounds.wins is in_turn.wins is True
+    assert in_rounds.rest_spent and in_turn.rest_spent
+    assert len(in_rounds.proved) >= 2 * len(in_turn.proved) > 0
 
 
 def test_past_the_budget_the_text_names_only_what_is_missing(
@@ -357,8 +442,9 @@ def test_past_the_budget_the_text_names_only_what_is_missing(
                  "--first"]) == 0
     out = capsys.readouterr().out
     assert "loses whatever it plays" in out and "a line: seat 0 3" in out
-    assert "once the answer was known: the play that holds out longest is not known" in out
-    assert "not sorted" not in out and "no line" not in out
+    assert "once the answer was known (positions of the resistance, while measuring the " \
+        "longest resistance): the play that holds out longest is not known" in out
+    assert "not sorted" not in out and "--rest-positions" not in out and "no line" not in out
 
 
 @pytest.mark.parametrize("engine", ENGINES)
