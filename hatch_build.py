@@ -1,7 +1,7 @@
 """Build hook: compile the optional C modules, ``ddz_rules/_kernel.c`` (the plays of hands
 holding wild cards), ``ddz_rules/_moves.c`` (a hand's leads and answers, whole random hands,
 and with ``_tables.h`` the environments' tables stepped at once) and
-``ddz_rules/bots/_split.c`` (the bots' planning measure).
+``ddz_rules/_split.c`` (the bots' planning measure).
 
 They only speed up what ``ddz_rules.table``, ``ddz_rules.runner`` and
 ``ddz_rules.env.vector`` do the same in Python where they are missing.
@@ -27,7 +27,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 #: Each compiled module and its source.
 MODULES = {"ddz_rules._kernel": "ddz_rules/_kernel.c", "ddz_rules._moves": "ddz_rules/_moves.c",
-           "ddz_rules.bots._split": "ddz_rules/bots/_split.c"}
+           "ddz_rules._split": "ddz_rules/_split.c"}
 #: Warnings are errors: code that draws one is not shipped (the Python path serves instead).
 FLAGS = ["-O2", "-Wall", "-Wextra", "-Werror"]
 

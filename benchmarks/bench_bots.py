@@ -41,11 +41,11 @@ from typing import Any
 
 from bench_plays import machine, machine_line, publish
 
-from ddz_rules.bots.split import python_moves_of
 from ddz_rules.compare import executors
 from ddz_rules.compare.runner import Task, play_task
 from ddz_rules.compare.stats import Estimate, paired_difference, proportion_interval
 from ddz_rules.match import MAX_REDEALS
+from ddz_rules.split import python_moves_of
 
 Trace = dict[str, Any]
 

@@ -53,12 +53,12 @@ from ddz_rules import cards, load
 from ddz_rules.bots import LEVELS
 from ddz_rules.bots.base import Bot, auction_word, control_points
 from ddz_rules.bots.medium import MediumBot
-from ddz_rules.bots.split import moves_of
 from ddz_rules.compare.stats import Estimate, mean_interval
 from ddz_rules.dealsets import deal_seed
 from ddz_rules.game import Action, Hand, Phase, View
 from ddz_rules.match import MAX_REDEALS, next_dealer
 from ddz_rules.ruleset import Ruleset
+from ddz_rules.split import moves_of
 from ddz_rules.table import Play
 
 DEFAULT_DEALS = 2000

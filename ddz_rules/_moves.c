@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "_packed.h"
+#include "_split.h"
 
 
 /* Candidate entries kept for answers over all classes before the cache starts again: bounds
@@ -2143,8 +2144,9 @@ solver_reserve(Solver *self, Py_ssize_t top, Py_ssize_t n)
 }
 
 /* A move's place in the order the search tries moves (solver.ordered): a play that wins at
- * once first, then the most cards, a weaker class first among as many cards, then the
- * table's order (the caller's index). */
+ * once first, then the fewest plays the hand needs after it (split_plays), the fewest ranks
+ * of a single card, the fewest ranks, then the most cards, a weaker class first among as
+ * many cards, then the table's order (the caller's index). */
 typedef struct {
     int32_t play;
     int32_t index; /* in the listing: the table's order */
@@ -2167,7 +2169,7 @@ popcount128(u128 x)
 }
 
 /* How many ranks of a hand hold a single card, then (second) how many ranks it holds cards
- * of: the order of moves (solver.ordered). `low` has the lowest bit of every rank's field set; the
+ * of: the order of moves after the plays the hand needs (solver.ordered). `low` has the lowest bit of every rank's field set; the
  * guard bit above each field is clear in a hand. */
 static int
 solver_ranks(const Lister *lister, u128 low, u128 hand)
@@ -2177,7 +2179,7 @@ solver_ranks(const Lister *lister, u128 low, u128 hand)
         upper |= hand >> b;
     }
     upper &= low;
-    return popcount128((hand & low) | upper) + 32 * popcount128(hand & low & ~upper);
+    return popcount128((hand & low) | upper) + 16 * popcount128(hand & low & ~upper);
 }
 
 /* ------------------------------------------------------------------ the quick win */
@@ -2458,8 +2460,9 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
         int size = held(lister, key);
         order[i].play = play;
         order[i].index = (int32_t)i;
-        order[i].key = (((count - size > goal) * 2048 + solver_ranks(lister, self->low, hand - key))
-                        * 256 + (255 - size)) * 256 + self->play_level[play];
+        order[i].key = ((((count - size > goal) * 64 + (int)split_plays(hand - key)) * 512
+                         + solver_ranks(lister, self->low, hand - key)) * 64 + (63 - size)) * 256
+                       + self->play_level[play];
     }
     if (listed > 0) {
         qsort(order, (size_t)listed, sizeof(SolverMove), solver_by_key);
@@ -2867,6 +2870,7 @@ PyInit__moves(void)
         PyType_Ready(&TablesType) < 0) {
         return NULL;
     }
+    split_fill_longest(); /* the solver orders moves by the plays a hand needs */
     PyObject *module = PyModule_Create(&moves_module);
     if (module == NULL) {
         return NULL;

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from ddz_rules import cards, duties
+from ddz_rules import cards, duties, split
 from ddz_rules.errors import Named, OutOfBudget, RoundSpent, UsageError
 from ddz_rules.game import Hand, Phase, advantage_of
 from ddz_rules.ruleset import Ruleset
@@ -332,24 +332,25 @@ def moves(position: Position) -> list[Step]:
 
 def ordered(plays: Sequence[Play], hand: int, goal: int) -> list[Play]:
     """The order the search tries plays in: those that win at once first; then those that
-    leave the fewest ranks of a single card, then the fewest ranks (a hand of fewer, larger
-    groups goes out in fewer plays); then the most cards, a weaker class before a stronger
-    one, the table's own order. The compiled search sorts by the same keys.
+    leave a hand needing the fewest plays (:func:`ddz_rules.split.moves_of`, the bots'
+    planning measure), then the fewest ranks of a single card, then the fewest ranks (a hand
+    of fewer, larger groups goes out in fewer plays); then the most cards, a weaker class
+    before a stronger one, the table's own order. The compiled search sorts by the same keys.
 
     >>> from ddz_rules.ruleset import load
     >>> table = compile_table(load("classic"))
     >>> hand = table.key_of("334567")
     >>> [p.cards for p in ordered(table.leads(hand), hand, 0)][:3]
-    ['34567', '4', '5']
+    ['34567', '3', '4']
     """
     held = cards.size(hand)
 
-    def key(item: tuple[int, Play]) -> tuple[bool, int, int, int, int, int]:
+    def key(item: tuple[int, Play]) -> tuple[bool, int, int, int, int, int, int]:
         index, play = item
         left = hand - play.key
         upper = (left >> 1 | left >> 2 | left >> 3) & _LOW
         size = cards.size(play.key)
-        return (held - size > goal, (left & _LOW & ~upper).bit_count(),
+        return (held - size > goal, split.moves_of(left), (left & _LOW & ~upper).bit_count(),
                 ((left & _LOW) | upper).bit_count(), -size, play.reading.level, index)
 
     return [p for _, p in sorted(enumerate(plays), key=key)]

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ddz_rules import cards, load
-from ddz_rules.bots import LEVELS, make_bot, split
+from ddz_rules import cards, load, split
+from ddz_rules.bots import LEVELS, make_bot
 from ddz_rules.bots.base import control_cards, distance, keeps_out
 from ddz_rules.bots.extreme import ExtremeBot
 from ddz_rules.bots.worlds import replayed, sample_deal

@@ -35,7 +35,7 @@ def sources() -> dict[str, tuple[Path, ast.Module]]:
 
 
 def compiled() -> set[str]:
-    """The compiled modules (``_moves``, ``_kernel``, ``bots._split``), by their C sources."""
+    """The compiled modules (``_moves``, ``_kernel``, ``_split``), by their C sources."""
     return {module_name(p.with_suffix(".py")) for p in PACKAGE.rglob("*.c")}
 
 

@@ -445,7 +445,7 @@ for ruleset_id, history in (("classic", 2), ("four-player", 0), ("laizi", 1), ("
     assert stepped.native is not None, stepped.why_python
     twin = VectorTables(ruleset_id, 4, seed=11, history=history, reward="stake", native=False)
     assert same_steps(stepped, twin, 3 * int(sys.argv[2]), seed=2) > 0
-from ddz_rules.bots import _split, split
+from ddz_rules import _split, split
 assert _split.__file__.startswith(here), _split.__file__
 for deck in (laizi.ruleset.copies, load("four-player").copies):
     ranks = [r for r, n in enumerate(deck) for _ in range(n)]
@@ -484,7 +484,7 @@ def test_the_compiled_modules_pass_the_differential_sweep_under_asan_and_ubsan(
     shutil.copy(ROOT / "tests" / "differential.py", tmp_path)
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     include = sysconfig.get_paths()["include"]
-    for name in ("_moves", "_kernel", "bots/_split"):
+    for name in ("_moves", "_kernel", "_split"):
         subprocess.run([cc, *SANITIZE, "-I", include, str(package / f"{name}.c"), "-o",
                         str(package / f"{name}{suffix}")], check=True)
     env = {**os.environ, "LD_PRELOAD": asan, "ASAN_OPTIONS": "detect_leaks=0",

@@ -1,4 +1,4 @@
-"""The compiled split (``ddz_rules/bots/_split.c``): the same count of plays as the Python
+"""The compiled split (``ddz_rules/_split.c``): the same count of plays as the Python
 split for every hand of one deck or two, the same answers after each candidate, and the same
 refusals."""
 
@@ -11,14 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ddz_rules import cards
-from ddz_rules.bots import split
+from ddz_rules import cards, split
 from ddz_rules.table import native_modules
 
 from .test_moves import compiler
 
 try:
-    from ddz_rules.bots import _split
+    from ddz_rules import _split
 except ImportError:  # built with the other compiled modules, or not at all
     _split = None  # type: ignore[assignment]
 
@@ -42,7 +41,7 @@ def test_the_split_is_built_and_serves_where_a_compiler_is() -> None:
         assert split.moves_of is split.python_moves_of
         assert split.moves_after is split.python_moves_after
         return
-    assert _split is not None, "a C compiler is here, yet ddz_rules.bots._split was not built"
+    assert _split is not None, "a C compiler is here, yet ddz_rules._split was not built"
     assert (cards.FIELD_BITS, cards.RANK_INDEX["A"], cards.RANK_INDEX["2"],
                              cards.SMALL_JOKER, cards.BIG_JOKER) == _split.LAYOUT
     assert split.moves_of is _split.moves_of

@@ -6,7 +6,7 @@ partner and playing alone) is chosen by expected score under the ruleset
 (:mod:`ddz_rules.bots.outlook`) and the stake each word leads to.
 
 Play: every candidate play is scored by how many plays the rest of the hand would still need
-(:func:`ddz_rules.bots.split.moves`), with a cost for spending control cards, wild cards and
+(:func:`ddz_rules.split.moves`), with a cost for spending control cards, wild cards and
 bombs early. A bomb that doubles the stake costs less to the side leading the race and more
 to the side trailing it, and nothing extra where it multiplies nothing (no factor, or the cap
 reached). A peasant whose side has not played a card while a spring would double the stake
@@ -35,11 +35,11 @@ from ddz_rules.bots.base import (
     wild_cards,
 )
 from ddz_rules.bots.outlook import FIT_HANDS, FIT_SEED, Outlook, needs_outlook, outlook
-from ddz_rules.bots.split import moves_after, moves_of
 from ddz_rules.bots.stakes import Judge, standing
 from ddz_rules.game import PASS, Action, Phase, View
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.scoring import base_of, bomb_payment, whitewash
+from ddz_rules.split import moves_after, moves_of
 from ddz_rules.table import Play
 
 #: An opponent this close to its goal must be stopped at any price.

@@ -40,8 +40,8 @@ from typing import Any
 
 from ddz_rules import cards
 from ddz_rules.bots.base import control_points
-from ddz_rules.bots.split import moves_of
 from ddz_rules.ruleset import Ruleset
+from ddz_rules.split import moves_of
 
 #: Where the library says what it is doing that takes a while (the ``ddz`` command shows it).
 LOG = logging.getLogger("ddz_rules")

@@ -3,7 +3,7 @@
 Counts the plays a hand would take to shed: rocket and bombs, then chains, then trios
 carrying singles or pairs, then what is left. Two orders are tried (chains first, or no
 straights) and the smaller count wins; it is a heuristic, fast enough to score every
-candidate play. Where the compiled modules are built, ``ddz_rules/bots/_split.c`` counts (the
+candidate play. Where the compiled modules are built, ``ddz_rules/_split.c`` counts (the
 same function over packed card sets; ``tests/test_split.py`` proves them equal), and
 :func:`moves_after` scores all of a decision's candidates in one call.
 
@@ -49,7 +49,7 @@ def moves(counts: Sequence[int]) -> int:
 @lru_cache(maxsize=1 << 17)
 def python_moves_of(key: int) -> int:
     """:func:`moves` of a packed card set, remembered: search asks about the same hands often.
-    The reference for ``_split.moves_of`` (``ddz_rules/bots/_split.c``), which serves as
+    The reference for ``_split.moves_of`` (``ddz_rules/_split.c``), which serves as
     :func:`moves_of` where the compiled modules do."""
     n = 0
     small, big = key >> _SMALL_SHIFT & FIELD_MASK, key >> _BIG_SHIFT & FIELD_MASK
@@ -139,12 +139,12 @@ _LONGEST = tuple(_runs(mask) for mask in range(_CHAIN_RANKS + 1))
 
 
 def _compiled() -> tuple[Callable[[int], int], Callable[[int, Sequence[int]], list[int]]] | None:
-    """The compiled split (``ddz_rules/bots/_split.c``), where the compiled modules serve
+    """The compiled split (``ddz_rules/_split.c``), where the compiled modules serve
     (:func:`ddz_rules.table.native_modules`) and it was built for this card layout."""
     if native_modules() is None:
         return None
     try:
-        from ddz_rules.bots import _split
+        from ddz_rules import _split
     except ImportError:
         return None
     if _split.LAYOUT != (FIELD_BITS, ACE, TWO, SMALL_JOKER, BIG_JOKER):

@@ -1,4 +1,5 @@
-"""The bots' compiled planning measure (``ddz_rules/bots/_split.c``); see its comments."""
+"""The compiled count of the plays a hand needs (``ddz_rules/_split.c``): the bots' planning
+measure and the solver's order of moves; see its comments."""
 
 from collections.abc import Sequence
 
