@@ -2460,7 +2460,9 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
         int size = held(lister, key);
         order[i].play = play;
         order[i].index = (int32_t)i;
-        order[i].key = ((((count - size > goal) * 64 + (int)split_plays(hand - key)) * 512
+        /* the split only where there is an order to choose (it is the costliest key) */
+        int needs = listed > 1 ? (int)split_plays(hand - key) : 0;
+        order[i].key = ((((count - size > goal) * 64 + needs) * 512
                          + solver_ranks(lister, self->low, hand - key)) * 64 + (63 - size)) * 256
                        + self->play_level[play];
     }
