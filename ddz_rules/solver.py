@@ -69,7 +69,7 @@ ROUNDS = (100, 400, 1600, 6400, 25600)
 #: sorting the other moves, unless told otherwise: a whole deal's answer may take a second
 #: where proving every other first play losing would take hours.
 REST_POSITIONS = 1_000_000
-#: The budgets, in positions, of the rounds in which :func:`sort_moves` sorts the moves the
+#: The budgets, in positions, of the rounds in which :func:`settle` sorts the moves the
 #: table does not answer, before the moves still open are searched without one.
 SORT_ROUNDS = (2_000, 8_000, 32_000, 128_000)
 #: What a solution stopped by :data:`REST_POSITIONS` (or ``rest_positions``) says ran out.
@@ -744,22 +744,24 @@ def solve(position: Position, seconds: float | None = None, memory_mb: float | N
     except OutOfBudget as exc:
         stopped = str(exc)
     if wins is not None:
+        capped = False  # whether the rest's own budget is the one that binds
         if rest_positions is not None and (
                 positions is None or search.positions + rest_positions < positions):
-            search.last_position = search.positions + rest_positions
+            search.last_position, capped = search.positions + rest_positions, True
+        steps = moves(position)
         doing = "drawing the line"
         try:
             line = principal_line(position, search, line_length)
             doing = "sorting the moves"
-            settle(position, search, side, sorted_moves)
+            settle(position, steps, search, side, sorted_moves)
             if not wins:
                 doing = "measuring the longest resistance"
-                steps, visited = moves(position), [0]
+                visited = [0]
                 lengths = {i: plays_left(after(position, steps[i]), search, side, line_length,
                                          visited) for i in sorted(sorted_moves)}
                 holds_out = steps[max(lengths, key=lambda i: (lengths[i], -i))]
         except OutOfBudget as exc:
-            rest = search.last_position != positions and str(exc) == "positions"
+            rest = capped and str(exc) == "positions"
             stopped = f"{REST_SPENT if rest else exc}, while {doing}"
     proved = proved_so_far(position, search, sorted_moves)
     winning = tuple(s.play for s, won in proved if won)
@@ -771,10 +773,10 @@ def solve(position: Position, seconds: float | None = None, memory_mb: float | N
                     lengths)
 
 
-def settle(position: Position, search: Search, side: int, sorted_moves: dict[int, bool],
-           want: bool | None = None) -> int | None:
-    """Sort the moves of ``position`` into winning and losing for ``side``, into
-    ``sorted_moves`` (by each move's index in :func:`moves`), up to the first whose answer is
+def settle(position: Position, steps: Sequence[Step], search: Search, side: int,
+           sorted_moves: dict[int, bool], want: bool | None = None) -> int | None:
+    """Sort ``steps``, the moves of ``position`` (:func:`moves`), into winning and losing for
+    ``side``, into ``sorted_moves`` (by each move's index), up to the first whose answer is
     ``want`` (None: all of them), and return that move's index (None: there is none). First
     the moves the table answers already (searching nothing), then the rest in rounds of
     :data:`SORT_ROUNDS` positions each, then without a bound of their own: so past the
@@ -782,11 +784,11 @@ def settle(position: Position, search: Search, side: int, sorted_moves: dict[int
     whole deal's first plays are unequal: most are proved in a few thousand positions, some
     take millions."""
     pending: list[tuple[int, Position]] = []
-    for i, step in enumerate(moves(position)):
+    for i, step in enumerate(steps):
         nxt = after(position, step)
         known = sorted_moves.get(i)
         if known is None:
-            known = nxt == side if isinstance(nxt, int) else search.known(nxt, side)
+            known = _known(nxt, side, search)
         if known is None:
             assert isinstance(nxt, Position)
             pending.append((i, nxt))
@@ -826,10 +828,9 @@ def proved_so_far(position: Position, search: Search,
     side = position.team[position.to_act]
     proved = []
     for i, step in enumerate(moves(position)):
-        nxt = after(position, step)
         won = sorted_moves.get(i)
         if won is None:
-            won = nxt == side if isinstance(nxt, int) else search.known(nxt, side)
+            won = _known(after(position, step), side, search)
         if won is not None:
             proved.append((step, won))
     return proved
@@ -850,19 +851,27 @@ def principal_line(position: Position, search: Search,
         options = moves(current)
         chosen = options[0]
         if current.team[current.to_act] == winner:
-            chosen = options[winning_move(current, side, winner, search)]
+            chosen = options[winning_move(current, options, side, winner, search)]
         line.append(chosen)
         current = after(current, chosen)
     return tuple(line)
 
 
-def winning_move(position: Position, side: int, winner: int, search: Search) -> int:
-    """The index in :func:`moves` of a move that wins ``position`` for ``winner``, the side to
-    act there, which wins it: one the table already answers so where there is one, else the
-    first found by :func:`settle`. ``side`` is the side the table's answers are asked of."""
-    found = settle(position, search, side, {}, winner == side)
+def winning_move(position: Position, steps: Sequence[Step], side: int, winner: int,
+                 search: Search) -> int:
+    """The index in ``steps`` (:func:`moves`) of a move that wins ``position`` for ``winner``,
+    the side to act there, which wins it: one the table already answers so where there is
+    one, else the first found by :func:`settle`. ``side`` is the side the table's answers are
+    asked of."""
+    found = settle(position, steps, search, side, {}, winner == side)
     assert found is not None, "a position its side to act wins has a winning move"
     return found
+
+
+def _known(nxt: Position | int, side: int, search: Search) -> bool | None:
+    """Whether ``side`` wins ``nxt`` (a position, or the side a move won for) as far as the
+    table knows, searching nothing (None: it does not know)."""
+    return nxt == side if isinstance(nxt, int) else search.known(nxt, side)
 
 
 def _wins_after(position: Position, step: Step, side: int,
