@@ -1914,6 +1914,7 @@ typedef struct {
     double deadline;
     uint64_t last_position; /* where limited, the last position this question may search */
     int limited;
+    int order; /* the order of moves of the question asked: an index of solver.ORDERS */
     int32_t *stack;
     Py_ssize_t stack_cap;
     /* the quick win (solver.quick_win): every play's key in a set, to ask whether a hand is
@@ -2144,9 +2145,9 @@ solver_reserve(Solver *self, Py_ssize_t top, Py_ssize_t n)
 }
 
 /* A move's place in the order the search tries moves (solver.ordered): a play that wins at
- * once first, then the fewest plays the hand needs after it (split_plays), the fewest ranks
- * of a single card, the fewest ranks, then the most cards, a weaker class first among as
- * many cards, then the table's order (the caller's index). */
+ * once first, then (in the first order) the fewest plays the hand needs after it
+ * (split_plays), the fewest ranks of a single card, the fewest ranks, then the most cards,
+ * a weaker class first among as many cards, then the table's order (the caller's index). */
 typedef struct {
     int32_t play;
     int32_t index; /* in the listing: the table's order */
@@ -2460,8 +2461,9 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
         int size = held(lister, key);
         order[i].play = play;
         order[i].index = (int32_t)i;
-        /* the split only where there is an order to choose (it is the costliest key) */
-        int needs = listed > 1 ? (int)split_plays(hand - key) : 0;
+        /* the split only where there is an order to choose (it is the costliest key), and
+         * in the first order only (solver.ORDERS) */
+        int needs = listed > 1 && self->order == 0 ? (int)split_plays(hand - key) : 0;
         order[i].key = ((((count - size > goal) * 64 + needs) * 512
                          + solver_ranks(lister, self->low, hand - key)) * 64 + (63 - size)) * 256
                        + self->play_level[play];
@@ -2562,14 +2564,15 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
 }
 
 PyDoc_STRVAR(wins_doc, "wins(hands, to_act, beat, beat_seat, team, goal, side, seconds, "
-             "positions=-1, must_hold=-1) -> int\n\n"
+             "positions=-1, must_hold=-1, order=0) -> int\n\n"
              "1 where side wins the position, 0 where it loses, -1 past the seconds (negative:\n"
              "none), -3 past the positions it may search (negative: any). A full table forgets\n"
              "the answer that took the fewest positions in the probe window of a new one.\n"
              "hands: one packed set a seat; beat: a play id or -1; team: a byte per seat, its\n"
              "side; goal: a byte per seat, the cards at which it has won. A change of team or\n"
              "goal empties the table. must_hold: the rank the hand's first play, this lead,\n"
-             "must hold (play.first_play_holds_lead_card), or -1.");
+             "must hold (play.first_play_holds_lead_card), or -1. order: the order of moves\n"
+             "(solver.ORDERS): 0 by the plays a hand needs first, 1 without that key.");
 
 /* A question's position as wins() and known() take it from Python, then as read: the hands
  * checked and packed, the play to beat SOLVER_FIRST_LEAD for the hand's first lead. */
@@ -2634,12 +2637,18 @@ Solver_wins(Solver *self, PyObject *args)
     SolverAsk q = {.must_hold = -1};
     double seconds;
     long long limit = -1;
-    if (!PyArg_ParseTuple(args, "O!iliy#y#id|Li:wins", &PyTuple_Type, &q.hands_obj, &q.to_act,
+    int order = 0;
+    if (!PyArg_ParseTuple(args, "O!iliy#y#id|Lii:wins", &PyTuple_Type, &q.hands_obj, &q.to_act,
                           &q.beat, &q.beat_seat, &q.team, &q.n_team, &q.goal, &q.n_goal,
-                          &q.side, &seconds, &limit, &q.must_hold) ||
+                          &q.side, &seconds, &limit, &q.must_hold, &order) ||
         solver_read(self, "wins", &q) < 0) {
         return NULL;
     }
+    if (order < 0 || order > 1) {
+        PyErr_SetString(PyExc_ValueError, "wins(): order 0 or 1");
+        return NULL;
+    }
+    self->order = order;
     if (q.must_hold >= 0) {
         self->must_hold = q.must_hold;
     }

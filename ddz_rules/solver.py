@@ -17,7 +17,9 @@ it forgets answers to make room (the compiled table those that took the fewest p
 Python twin its oldest), so it never answers wrong, only searches again what it forgot. Before
 trying a move, the search looks every move's position up (:meth:`PythonSearch.known_move`).
 The question's own moves are searched in rounds of growing budgets (:data:`ROUNDS`), so that
-a move proved cheaply is found though a costly one is ordered before it. The table is small
+a move proved cheaply is found though a costly one is ordered before it; and the question is
+asked in turns in two orders of moves (:func:`in_turns`, :data:`ORDERS`), since a proof may
+be a hundred times cheaper in one than in the other. The table is small
 where that keeps it in the caches, larger for a whole deal (:func:`default_memory_mb`). Its
 budget is seconds, or positions searched (the same on any machine); past either it answers
 unknown (``None``) with the moves it proved so far (:func:`proved_so_far`). :func:`solve` then
@@ -65,6 +67,17 @@ ENTRY_BYTES = 64
 #: first may need a hundred million positions where a later one needs a thousand, and a
 #: search that tried the first to the end would never come to the second.
 ROUNDS = (100, 400, 1600, 6400, 25600)
+#: The orders of moves a question is asked in, in turns (:func:`in_turns`; the compiled
+#: search's ``order``, by its index here): the plays a hand needs after the move first
+#: (:func:`ordered`), then without that key. How many positions a proof takes depends on
+#: the order far more than on anything else, and unevenly: a Run Fast deal proved in 19
+#: million positions in the first order takes under one million in the second, and no order
+#: is best on every deal.
+ORDERS = ("the plays the hand needs first", "the single cards and ranks left first")
+#: The positions of each order's first turn at a question; each round of turns gets
+#: :data:`TURN_GROWTH` times as many as the one before.
+TURN_POSITIONS = 100_000
+TURN_GROWTH = 4
 #: The positions :func:`solve` may search once it has its answer, drawing the line and
 #: sorting the other moves, unless told otherwise: a whole deal's answer may take a second
 #: where proving every other first play losing would take hours.
@@ -308,9 +321,10 @@ class Step:
         return "pass" if self.play is None else table.notation(self.play, wild)
 
 
-def moves(position: Position) -> list[Step]:
+def moves(position: Position, order: int = 0) -> list[Step]:
     """Every move the seat to act may make, in the order the search tries them
-    (:func:`ordered`): the pass last, or first where the play to beat is a partner's."""
+    (:func:`ordered`, in ``order`` of :data:`ORDERS`): the pass last, or first where the play
+    to beat is a partner's."""
     ruleset, table, seat = position.ruleset, position.table, position.to_act
     hand = position.hands[seat]
     turn = duties.Turn(hand, cards.size(position.hands[(seat + 1) % ruleset.players]),
@@ -322,7 +336,7 @@ def moves(position: Position) -> list[Step]:
     if duties.binding(ruleset):
         plays = duties.allowed(ruleset, plays, turn)
     may_pass = position.beat is not None and not (ruleset.must_beat and plays)
-    steps = [Step(seat, p) for p in ordered(plays, hand, position.goal(seat))]
+    steps = [Step(seat, p) for p in ordered(plays, hand, position.goal(seat), order)]
     if not may_pass or position.beat_seat is None:
         return steps
     if position.team[position.beat_seat] == position.team[seat]:  # a partner's play stands
@@ -330,12 +344,13 @@ def moves(position: Position) -> list[Step]:
     return [*steps, Step(seat, None)]
 
 
-def ordered(plays: Sequence[Play], hand: int, goal: int) -> list[Play]:
+def ordered(plays: Sequence[Play], hand: int, goal: int, order: int = 0) -> list[Play]:
     """The order the search tries plays in: those that win at once first; then those that
     leave a hand needing the fewest plays (:func:`ddz_rules.split.moves_of`, the bots'
-    planning measure), then the fewest ranks of a single card, then the fewest ranks (a hand
-    of fewer, larger groups goes out in fewer plays); then the most cards, a weaker class
-    before a stronger one, the table's own order. The compiled search sorts by the same keys.
+    planning measure; not in ``order`` 1 of :data:`ORDERS`), then the fewest ranks of a
+    single card, then the fewest ranks (a hand of fewer, larger groups goes out in fewer
+    plays); then the most cards, a weaker class before a stronger one, the table's own
+    order. The compiled search sorts by the same keys.
 
     >>> from ddz_rules.ruleset import load
     >>> table = compile_table(load("classic"))
@@ -350,7 +365,8 @@ def ordered(plays: Sequence[Play], hand: int, goal: int) -> list[Play]:
         left = hand - play.key
         upper = (left >> 1 | left >> 2 | left >> 3) & _LOW
         size = cards.size(play.key)
-        return (held - size > goal, split.moves_of(left), (left & _LOW & ~upper).bit_count(),
+        needs = split.moves_of(left) if order == 0 else 0
+        return (held - size > goal, needs, (left & _LOW & ~upper).bit_count(),
                 ((left & _LOW) | upper).bit_count(), -size, play.reading.level, index)
 
     return [p for _, p in sorted(enumerate(plays), key=key)]
@@ -450,9 +466,17 @@ class PythonSearch:
         self.last_position: int | None = None
         #: Where the round being searched ends (None: outside a round).
         self.round_end: int | None = None
+        #: The order of moves of the question being asked (an index of :data:`ORDERS`).
+        self.order = 0
 
     def wins(self, position: Position, side: int) -> bool:
-        """Whether ``side`` wins ``position``: its moves searched in :data:`ROUNDS`."""
+        """Whether ``side`` wins ``position``, asked in turns (:func:`in_turns`)."""
+        return in_turns(self, position, side)
+
+    def ask(self, position: Position, side: int, order: int) -> bool:
+        """Whether ``side`` wins ``position``, its moves tried in ``order`` of :data:`ORDERS`
+        and the question's own searched in :data:`ROUNDS`."""
+        self.order = order
         return self._search(position, side, ROUNDS)
 
     def _search(self, position: Position, side: int, rounds: tuple[int, ...] = ()) -> bool:
@@ -469,7 +493,7 @@ class PythonSearch:
             return known
         mover = position.team[position.to_act]
         want = mover == side  # the answer that settles this position at once
-        steps = moves(position)
+        steps = moves(position, self.order)
         if quick_win(position, steps):
             found = want
         else:
@@ -557,11 +581,16 @@ class CompiledSearch:
         return int(self.native.positions)
 
     def wins(self, position: Position, side: int) -> bool:
+        """:meth:`PythonSearch.wins`'s twin."""
+        return in_turns(self, position, side)
+
+    def ask(self, position: Position, side: int, order: int) -> bool:
+        """:meth:`PythonSearch.ask`'s twin."""
         hands, to_act, beat, beat_seat, team, goal, must_hold = self._question(position)
         seconds = -1.0 if self.deadline is None else max(self.deadline - time.monotonic(), 0.0)
         limit = -1 if self.last_position is None else max(self.last_position - self.positions, 0)
         found = self.native.wins(hands, to_act, beat, beat_seat, team, goal, side, seconds,
-                                 limit, must_hold)
+                                 limit, must_hold, order)
         if found < 0:
             raise OutOfBudget("positions" if found == -3 else "seconds")
         return bool(found)
@@ -612,6 +641,34 @@ def compiled_serves(position: Position) -> bool:
 #: budget that answers the same on any machine); a caller may move both between questions,
 #: the table kept.
 Search = PythonSearch | CompiledSearch
+
+
+def in_turns(search: Search, position: Position, side: int) -> bool:
+    """Whether ``side`` wins ``position``, asked in each order of :data:`ORDERS` in turn:
+    each turn within :data:`TURN_POSITIONS` more positions, each round of turns
+    :data:`TURN_GROWTH` times as many, the table kept between turns (an answer one order
+    proved, the next reads, since answers do not depend on the order that found them). A
+    proof's size varies by orders of magnitude from one order to another on the same deal,
+    so taking turns bounds the cost by a few times the cheaper order's rather than the
+    costlier's. The search's own budgets (``last_position``, the deadline) bound every turn:
+    within :data:`TURN_POSITIONS` positions a question is asked in the first order alone, as
+    a bot's small solves are."""
+    limit = search.last_position
+    budget = TURN_POSITIONS
+    try:
+        while True:
+            for order in range(len(ORDERS)):
+                end = search.positions + budget
+                own = limit is None or end < limit
+                search.last_position = end if own else limit
+                try:
+                    return search.ask(position, side, order)
+                except OutOfBudget as exc:
+                    if not own or str(exc) != "positions":
+                        raise
+            budget = min(budget * TURN_GROWTH, 1 << 60)
+    finally:
+        search.last_position = limit
 
 
 def default_memory_mb(position: Position) -> float:

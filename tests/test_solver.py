@@ -21,7 +21,9 @@ from ddz_rules.solver import (
     LARGE_CARDS,
     LARGE_MEMORY_MB,
     MEMORY_MB,
+    ORDERS,
     ROUNDS,
+    TURN_POSITIONS,
     Position,
     PythonSearch,
     after,
@@ -46,6 +48,8 @@ WHOLE_DEAL: dict[str, Any] = yaml.safe_load(
     (FIXTURES / "solve" / "whole-deal.yaml").read_text(encoding="utf-8"))
 ANSWERED_DEALS: dict[str, Any] = yaml.safe_load(
     (FIXTURES / "solve" / "answered-deals.yaml").read_text(encoding="utf-8"))
+ORDER_CASES: dict[str, Any] = yaml.safe_load(
+    (FIXTURES / "solve" / "orders.yaml").read_text(encoding="utf-8"))
 ENGINES = ["python", pytest.param("compiled", marks=pytest.mark.skipif(
     native_modules() is None, reason="the compiled modules are not built, or are switched off"))]
 needs_compiled = pytest.mark.skipif(
@@ -591,6 +595,18 @@ def test_the_twins_search_the_same_positions_move_for_move(ruleset_id: str, seed
     assert compiled.positions == python.positions
 
 
+def dealt_position(ruleset_id: str, sizes: tuple[int, ...], seed: int) -> Position:
+    """Random hands of ``sizes`` cards from the ruleset's deck, seat 0 the landlord, leading."""
+    ruleset = load(ruleset_id)
+    deck = [r for r, n in enumerate(ruleset.copies) for _ in range(n)]
+    random.Random(seed).shuffle(deck)
+    hands, at = [], 0
+    for size in sizes:
+        hands.append(cards.pack_ranks(deck[at:at + size]))
+        at += size
+    return Position(ruleset, tuple(hands), 0, landlord=0)
+
+
 @needs_compiled
 @pytest.mark.parametrize("ruleset_id,sizes", [("classic", (7, 5, 5)), ("two-player", (8, 6))])
 @given(seed=st.integers(0, 2**32 - 1))
@@ -600,14 +616,7 @@ def test_the_twins_search_the_same_positions_through_the_rounds(
     """Positions large enough that a question's moves outrun the first round's budget (most
     of these) are searched alike by both twins: the rounds, and what a search cut off by its
     round leaves out of the table, are the same on either path."""
-    ruleset = load(ruleset_id)
-    deck = [r for r, n in enumerate(ruleset.copies) for _ in range(n)]
-    random.Random(seed).shuffle(deck)
-    hands, at = [], 0
-    for size in sizes:
-        hands.append(cards.pack_ranks(deck[at:at + size]))
-        at += size
-    position = Position(ruleset, tuple(hands), 0, landlord=0)
+    position = dealt_position(ruleset_id, sizes, seed)
     compiled, python = search_for(position, engine="compiled"), search_for(position,
                                                                            engine="python")
     assert compiled.wins(position, 0) is python.wins(position, 0)
@@ -648,6 +657,69 @@ def test_a_question_searches_its_moves_in_rounds_so_a_cheap_later_win_is_found(
     to_the_end = search_for(position, engine="python")
     assert to_the_end.wins(position, side) is True
     assert to_the_end.positions > 2 * in_rounds.positions
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_question_takes_turns_in_its_orders_so_the_cheaper_proof_is_found(
+        engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A question is asked in each order of ``ORDERS`` in turn, within budgets growing from
+    ``TURN_POSITIONS``, the table kept: so a proof that is cheap in the second order is found
+    though the first order's is costly. Here the first order alone is still searching after
+    20,000 positions, the second alone proves the answer, and the turns (from 1,000
+    positions) prove it in under half of that."""
+    position = position_of("a-second-order-proves-cheaply", ORDER_CASES)
+    side, wins = position.team[position.to_act], ORDER_CASES["a-second-order-proves-cheaply"][
+        "wins"]
+    first_alone = search_for(position, engine=engine)
+    first_alone.last_position = 20_000
+    with pytest.raises(OutOfBudget, match="positions"):
+        first_alone.ask(position, side, 0)
+    second_alone = search_for(position, engine=engine)
+    assert second_alone.ask(position, side, 1) is wins
+    monkeypatch.setattr(solver, "TURN_POSITIONS", 1_000)
+    in_turns = search_for(position, engine=engine)
+    assert in_turns.wins(position, side) is wins
+    assert second_alone.positions <= in_turns.positions < 10_000
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_within_the_first_turn_a_question_is_asked_in_the_first_order_alone(
+        engine: str) -> None:
+    """A budget of positions below ``TURN_POSITIONS`` (a bot's solves) asks the question in
+    the first order alone, as before the turns: it stops where that order stops."""
+    position = position_of("a-second-order-proves-cheaply", ORDER_CASES)
+    side = position.team[position.to_act]
+    budget = TURN_POSITIONS // 5
+    asked, alone = search_for(position, engine=engine), search_for(position, engine=engine)
+    asked.last_position = alone.last_position = budget
+    with pytest.raises(OutOfBudget):
+        asked.wins(position, side)
+    with pytest.raises(OutOfBudget):
+        alone.ask(position, side, 0)
+    assert asked.positions == alone.positions == budget + 1
+    assert asked.last_position == budget  # the caller's bound is given back
+
+
+@needs_compiled
+@pytest.mark.parametrize("ruleset_id,sizes", [("classic", (7, 5, 5)), ("run-fast", (6, 6, 6))])
+@given(seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=10)
+def test_the_twins_search_the_same_positions_in_each_order_and_in_turns(
+        ruleset_id: str, sizes: tuple[int, ...], seed: int) -> None:
+    """Each order of ``ORDERS`` alone, and the turns between them (here from 50 positions,
+    so that most questions take several), visit the same positions on either path."""
+    position = dealt_position(ruleset_id, sizes, seed)
+    for order in range(len(ORDERS)):
+        compiled, python = search_for(position, engine="compiled"), search_for(
+            position, engine="python")
+        assert compiled.ask(position, 0, order) is python.ask(position, 0, order)
+        assert compiled.positions == python.positions
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solver, "TURN_POSITIONS", 50)
+        compiled, python = search_for(position, engine="compiled"), search_for(
+            position, engine="python")
+        assert compiled.wins(position, 0) is python.wins(position, 0)
+        assert compiled.positions == python.positions
 
 
 # --------------------------------------------------------------------------- the rules book
