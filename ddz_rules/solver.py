@@ -77,7 +77,7 @@ ORDERS = ("the plays the hand needs first", "the single cards and ranks left fir
 #: The positions of each order's first turn at a question; each round of turns gets
 #: :data:`TURN_GROWTH` times as many as the one before.
 TURN_POSITIONS = 100_000
-TURN_GROWTH = 4
+TURN_GROWTH = 2
 #: The positions :func:`solve` may search once it has its answer, drawing the line and
 #: sorting the other moves, unless told otherwise: a whole deal's answer may take a second
 #: where proving every other first play losing would take hours.
