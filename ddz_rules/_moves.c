@@ -2170,8 +2170,8 @@ popcount128(u128 x)
 }
 
 /* How many ranks of a hand hold a single card, then (second) how many ranks it holds cards
- * of: the order of moves after the plays the hand needs (solver.ordered). `low` has the lowest bit of every rank's field set; the
- * guard bit above each field is clear in a hand. */
+ * of: the order of moves after the plays the hand needs (solver.ordered). `low` has the
+ * lowest bit of every rank's field set; the guard bit above each field is clear in a hand. */
 static int
 solver_ranks(const Lister *lister, u128 low, u128 hand)
 {

@@ -40,8 +40,9 @@ from __future__ import annotations
 import os
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -653,20 +654,30 @@ def in_turns(search: Search, position: Position, side: int) -> bool:
     costlier's. The search's own budgets (``last_position``, the deadline) bound every turn:
     within :data:`TURN_POSITIONS` positions a question is asked in the first order alone, as
     a bot's small solves are."""
-    limit = search.last_position
     budget = TURN_POSITIONS
+    while True:
+        for order in range(len(ORDERS)):
+            found = _within(search, budget, partial(search.ask, position, side, order))
+            if found is not None:
+                return found
+        budget = min(budget * TURN_GROWTH, 1 << 60)
+
+
+def _within(search: Search, budget: int | None, ask: Callable[[], bool]) -> bool | None:
+    """``ask()`` of ``search`` within ``budget`` more positions (None: no bound of its own):
+    its answer, or None where that bound stopped it. The search's own budgets stay: where
+    one of them is the nearer, or the clock, stops the question, :class:`OutOfBudget` is
+    raised as ever; ``last_position`` is given back as it was."""
+    limit = search.last_position
+    end = None if budget is None else search.positions + budget
+    own = end is not None and (limit is None or end < limit)
+    search.last_position = end if own else limit
     try:
-        while True:
-            for order in range(len(ORDERS)):
-                end = search.positions + budget
-                own = limit is None or end < limit
-                search.last_position = end if own else limit
-                try:
-                    return search.ask(position, side, order)
-                except OutOfBudget as exc:
-                    if not own or str(exc) != "positions":
-                        raise
-            budget = min(budget * TURN_GROWTH, 1 << 60)
+        return ask()
+    except OutOfBudget as exc:
+        if not own or str(exc) != "positions":
+            raise  # the search's own budget, not this bound
+        return None
     finally:
         search.last_position = limit
 
@@ -853,23 +864,15 @@ def settle(position: Position, steps: Sequence[Step], search: Search, side: int,
         sorted_moves[i] = known
         if known is want:
             return i
-    limit = search.last_position
     for budget in (*SORT_ROUNDS, None):
         still = []
         for i, nxt in pending:
-            bound = limit if budget is None else search.positions + budget
-            round_bound = bound is not None and (limit is None or bound < limit)
-            search.last_position = bound if round_bound else limit
-            try:
-                sorted_moves[i] = search.wins(nxt, side)
-            except OutOfBudget as exc:
-                if not round_bound or str(exc) != "positions":
-                    raise  # the search's own budget, not the round's
+            won = _within(search, budget, partial(search.wins, nxt, side))
+            if won is None:  # past the round's budget
                 still.append((i, nxt))
                 continue
-            finally:
-                search.last_position = limit
-            if sorted_moves[i] is want:
+            sorted_moves[i] = won
+            if won is want:
                 return i
         pending = still
     return None
