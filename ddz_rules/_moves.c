@@ -1896,8 +1896,8 @@ typedef struct {
  * depend on the other hands, and the same hands come back at a great many positions (on a
  * classic whole deal, 99.7% of the hands the quick win's last step listed had been listed
  * before, and 98% of them could not be played out in two plays). It settles nothing the
- * quick win would not: it only spares the asking, so the Python twin, which does without
- * it, still searches the same positions. */
+ * quick win would not: it only spares the asking (solver.fits is its twin, and neither
+ * changes an answer or a count of positions). */
 typedef struct {
     u128 hand;
     uint8_t lo, hi;

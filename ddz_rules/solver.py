@@ -383,6 +383,44 @@ _LOW = sum(1 << (cards.FIELD_BITS * r) for r in range(cards.NUM_RANKS))
 #: The most plays nobody can beat that the quick win strings together before the last one.
 QUICK_DEPTH = 3
 
+#: What the quick win has learned of hands' counts of plays, per play table: for a hand and
+#: the wild ranks, the least and the most leads it is known to need (0: no most known).
+_FITS: WeakKeyDictionary[PlayTable, dict[tuple[Wild, int], tuple[int, int]]] = \
+    WeakKeyDictionary()
+#: The most hands a table's counts hold before they start again.
+FITS_HANDS = 1 << 18
+
+
+def fits(table: PlayTable, wild: Wild, hand: int, most: int) -> bool:
+    """Whether ``hand`` can be played out in at most ``most`` leads, whoever may beat them:
+    asked by the quick win before which plays are safe, since a hand that needs more plays
+    than its chain has cannot win by it. A hand's count does not depend on the other hands,
+    and the same hands come back at a great many positions, so it is learned once a hand.
+    The compiled search's ``solver_fits``; neither changes an answer or a count.
+
+    >>> from ddz_rules.ruleset import load
+    >>> table = compile_table(load("classic"))
+    >>> pairs, loose = cards.pack_ranks(cards.parse("334455")), cards.pack_ranks(cards.parse("357"))
+    >>> fits(table, (), pairs, 1), fits(table, (), loose, 2)
+    (True, False)
+    """
+    if hand == 0:
+        return True
+    known = _FITS.setdefault(table, {})
+    least, most_known = known.get((wild, hand), (1, 0))
+    if most_known and most_known <= most:
+        return True
+    if least > most:
+        return False
+    leads = table.leads(hand, wild)
+    play = any(p.key == hand for p in leads)
+    found = play or (most > 1 and any(fits(table, wild, hand - p.key, most - 1)
+                                      for p in leads))
+    if len(known) >= FITS_HANDS:
+        known.clear()
+    known[(wild, hand)] = (least, 1 if play else most) if found else (most + 1, most_known)
+    return found
+
 
 def quick_win(position: Position, steps: Sequence[Step]) -> bool:
     """Whether the seat to act wins at once, whatever anyone does: it can go out by at most
@@ -418,20 +456,27 @@ def quick_win(position: Position, steps: Sequence[Step]) -> bool:
 
     goal = position.goal(seat)
 
+    def may_finish(hand: int, depth: int) -> bool:
+        return goal > 0 or fits(table, wild, hand, depth + 1)
+
     def out_by(hand: int, depth: int) -> bool:
         if cards.size(hand) <= goal:
             return True
+        if not may_finish(hand, depth):
+            return False
         leads = table.leads(hand, wild)
         if any(cards.size(hand - p.key) <= goal for p in leads):
             return True
-        return depth > 0 and any(safe(p) and out_by(hand - p.key, depth - 1) for p in leads)
+        return depth > 0 and any(may_finish(hand - p.key, depth - 1) and safe(p)
+                                 and out_by(hand - p.key, depth - 1) for p in leads)
 
     hand = position.hands[seat]
     if position.beat is None:
         return out_by(hand, QUICK_DEPTH)
     return any(step.play is not None and (
         cards.size(hand - step.play.key) <= goal
-        or (safe(step.play) and out_by(hand - step.play.key, QUICK_DEPTH - 1)))
+        or (may_finish(hand - step.play.key, QUICK_DEPTH - 1) and safe(step.play)
+            and out_by(hand - step.play.key, QUICK_DEPTH - 1)))
         for step in steps)
 
 
