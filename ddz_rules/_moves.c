@@ -2358,13 +2358,14 @@ solver_quick_over(Solver *self, u128 hand, int goal, int depth, Py_ssize_t at, P
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         int32_t play = self->stack[at + i];
-        int may = solver_may_finish(self, hand - self->play_key[play], goal, depth - 1, top);
+        u128 rest = hand - self->play_key[play];
+        int may = solver_may_finish(self, rest, goal, depth - 1, top);
         int safe = may > 0 ? solver_safe(self, play) : may;
         if (safe < 0) {
             return -1;
         }
         if (safe) {
-            int won = solver_quick(self, hand - self->play_key[play], goal, depth - 1, top);
+            int won = solver_quick(self, rest, goal, depth - 1, top);
             if (won != 0) {
                 return won;
             }

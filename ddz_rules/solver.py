@@ -459,11 +459,9 @@ def quick_win(position: Position, steps: Sequence[Step]) -> bool:
     def may_finish(hand: int, depth: int) -> bool:
         return goal > 0 or fits(table, wild, hand, depth + 1)
 
-    def out_by(hand: int, depth: int) -> bool:
+    def out_by(hand: int, depth: int) -> bool:  # asked where may_finish(hand, depth) holds
         if cards.size(hand) <= goal:
             return True
-        if not may_finish(hand, depth):
-            return False
         leads = table.leads(hand, wild)
         if any(cards.size(hand - p.key) <= goal for p in leads):
             return True
@@ -472,7 +470,7 @@ def quick_win(position: Position, steps: Sequence[Step]) -> bool:
 
     hand = position.hands[seat]
     if position.beat is None:
-        return out_by(hand, QUICK_DEPTH)
+        return may_finish(hand, QUICK_DEPTH) and out_by(hand, QUICK_DEPTH)
     return any(step.play is not None and (
         cards.size(hand - step.play.key) <= goal
         or (may_finish(hand - step.play.key, QUICK_DEPTH - 1) and safe(step.play)
