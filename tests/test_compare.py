@@ -240,24 +240,29 @@ def test_charts_show_the_differences_and_name_the_run(tmp_path: Path,
 
 
 def test_the_open_hand_measure_judges_endgames_with_every_card_open(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
     """``--open-hand``: each hand that reaches a position of at most OPEN_CARDS cards is
-    judged there by the solver; the measure is the share the landlord's side wins, and every
-    judged trace agrees with a solve of its own position."""
+    judged there by the solver; the measure is the share the landlord's side wins over the
+    judged hands of the run's own results file, each trace as the hand played alone gives it."""
     monkeypatch.setattr("ddz_rules.compare.runner.WHOLE_POSITIONS", SMALL_WHOLE_BUDGET)
     from ddz_rules.compare.runner import OPEN_CARDS, cards_left, open_value
     from ddz_rules.game import Hand
     from ddz_rules.solver import landlord_wins, of_hand
 
+    out = tmp_path / "run.jsonl"
     assert main(["compare", "classic", "--hands", "12", "--seed", "2", "--open-hand",
-                 "--json", "--no-progress"]) == 0
+                 "--json", "--no-progress", "--out", str(out)]) == 0
     summary = json.loads(capsys.readouterr().out)
     estimate = summary["rulesets"]["classic"]["open_value"]
     assert estimate is not None and 0 <= estimate["mean"] <= 1
-    traces = [play_task(Task("classic", "medium", 2, i, open_hand=True)) for i in range(12)]
+    traces = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()[1:]]
     judged = [t for t in traces if t["open_value"] is not None]
-    assert judged and all(TRACES.validator.is_valid(t) for t in traces)
+    assert len(traces) == 12 and judged and all(TRACES.validator.is_valid(t) for t in traces)
     assert estimate["mean"] == pytest.approx(sum(t["open_value"] for t in judged) / len(judged))
+    # the file's traces are the hands themselves: the first judged one, played again alone
+    again = play_task(Task("classic", "medium", 2, judged[0]["index"], open_hand=True))
+    assert {k: v for k, v in again.items() if k in judged[0]} == judged[0]
     assert "open_value" not in play_task(Task("classic", "medium", 2, 0))
     hand = Hand.new(load("classic"), 5)
     assert of_hand(hand) is None and cards_left(hand) > OPEN_CARDS  # the auction: no play yet
