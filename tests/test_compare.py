@@ -244,7 +244,8 @@ def test_the_open_hand_measure_judges_endgames_with_every_card_open(
         tmp_path: Path) -> None:
     """``--open-hand``: each hand that reaches a position of at most OPEN_CARDS cards is
     judged there by the solver; the measure is the share the landlord's side wins over the
-    judged hands of the run's own results file, each trace as the hand played alone gives it."""
+    judged hands of the run's own results file, whose traces are the hands' own (the first
+    judged one as the hand played alone gives it)."""
     monkeypatch.setattr("ddz_rules.compare.runner.WHOLE_POSITIONS", SMALL_WHOLE_BUDGET)
     from ddz_rules.compare.runner import OPEN_CARDS, cards_left, open_value
     from ddz_rules.game import Hand

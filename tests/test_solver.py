@@ -459,10 +459,10 @@ def test_ctrl_c_stops_a_whole_deal_with_one_line_and_exit_130(
     """A whole deal searches for long; Ctrl-C stops it on either path with ``ddz:
     interrupted`` and exit code 130. The interrupt is a timer's signal a moment in, handled
     as Ctrl-C is: a signal reaches the compiled search while it holds the interpreter, where
-    a thread could not. It comes again every 0.3 s while the search runs, since one that
-    lands in a finalizer (a weak reference's callback, run by the garbage collector) is
-    swallowed there, as Python swallows any exception raised in one; and the command has a
-    budget of seconds, so that a test that went wrong fails rather than hangs."""
+    a thread could not. It comes again every 0.3 s while the search runs: one was lost in a
+    CI run (likely in a finalizer, such as a generator closed early, where Python swallows
+    any exception raised); and the command has a budget of seconds, so that a test that went
+    wrong fails rather than hangs."""
     import signal
     from types import FrameType
 
