@@ -2452,6 +2452,8 @@ solver_known(Solver *self, const u128 *hands, int to_act, int32_t beat, int beat
     return found && (((SolverEntry *)(self->table + at * self->stride))->state == 2) == want;
 }
 
+#define SOLVER_BATCH 16
+
 /* Whether one of a node's moves (its n ordered plays, and the pass where it may) leads to a
  * position the table answers as `want` (PythonSearch.known_move). */
 static int
@@ -2461,11 +2463,28 @@ solver_known_move(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_
     const int next = (to_act + 1) % self->players;
     const u128 hand = hands[to_act];
     int known = 0;
-    for (Py_ssize_t i = 0; i < n && !known; i++) {
-        int32_t play = plays[i];
-        hands[to_act] = hand - self->play_key[play];
-        known = held(self->lister, hands[to_act]) > self->goal[to_act] &&
-                solver_known(self, hands, next, play, to_act, side, want);
+    /* the looks go to memory in batches: every move's window is fetched before the first is
+     * read, so the table's misses overlap rather than wait one after another */
+    uint64_t hs[SOLVER_BATCH];
+    for (Py_ssize_t from = 0; from < n && !known; from += SOLVER_BATCH) {
+        Py_ssize_t upto = n - from < SOLVER_BATCH ? n : from + SOLVER_BATCH;
+        for (Py_ssize_t i = from; i < upto; i++) {
+            int32_t play = plays[i];
+            hands[to_act] = hand - self->play_key[play];
+            hs[i - from] = solver_hash(self, hands, next, play, to_act, side);
+            __builtin_prefetch(&self->marks[hs[i - from] & self->mask]);
+        }
+        for (Py_ssize_t i = from; i < upto && !known; i++) {
+            int32_t play = plays[i];
+            hands[to_act] = hand - self->play_key[play];
+            if (held(self->lister, hands[to_act]) > self->goal[to_act]) {
+                int found;
+                size_t at = solver_slot(self, hs[i - from], hands, next, play, to_act, side,
+                                        &found);
+                known = found &&
+                        (((SolverEntry *)(self->table + at * self->stride))->state == 2) == want;
+            }
+        }
     }
     hands[to_act] = hand;
     if (!known && may_pass) {
