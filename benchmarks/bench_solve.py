@@ -25,9 +25,11 @@ Usage::
    play) within ``--budget`` seconds and ``--deal-memory`` megabytes: how many are answered,
    the median and slowest times, positions a second (``--only-sizes`` measures these alone).
 5. ``--deals`` whole deals of each of ``--deal-rulesets`` (classic: 20, 17 and 17 cards;
-   ``all``: every bundled ruleset), the first bidder taking the kitty as the landlord and
-   leading (Run Fast: the first leader, asked whether he goes out first), each with the same budget:
-   how many are answered, and the times (``--only-deals`` measures these alone).
+   ``all``: every bundled ruleset whose deal's sides are known before play, so not
+   four-player's called partner), as ``ddz solve --deal`` asks them (``solver.of_deal``: the
+   first bidder taking the kitty as the landlord and leading; Run Fast: the first leader,
+   asked whether he goes out first), each with the same budget: how many are answered, and
+   the times (``--only-deals`` measures these alone).
 6. With ``--commands`` (or ``--only-commands``, alone), the ``ddz solve`` command itself on the
    same deals of each of ``--command-rulesets``, with its default settings, each stopped after
    ``--command-timeout`` seconds: the wall time a person waits, from start to exit.
@@ -47,9 +49,7 @@ from typing import Any
 
 from ddz_rules import bundled_ids, cards, compile_table, load
 from ddz_rules.errors import OutOfBudget
-from ddz_rules.game import deal
-from ddz_rules.ruleset import Ruleset
-from ddz_rules.solver import Position, search_for, solve
+from ddz_rules.solver import Position, deal_sides_known, of_deal, search_for, solve
 
 EXPERT = ("R A Q Q J J 10 9 9 9 8 4 4", "B 2 2 A A 10 8 8 6 6 3 3")
 #: doudizhu-resolver's card names (it needs suits: they are given in turn).
@@ -185,21 +185,6 @@ def by_size(sizes: list[int], count: int, budget: float, memory_mb: float,
     return found
 
 
-def deal_position(ruleset: Ruleset, seed: int) -> Position:
-    """Deal ``seed`` of the ruleset (``game.deal``) as a whole-deal question: the first bidder
-    taking the kitty as the landlord and leading (cards not dealt are out of play; in Run
-    Fast, which has no landlord, the first leader, his first play holding the lead card where
-    the ruleset says so; with wild cards, the deal's wild ranks are the hand's)."""
-    dealt = deal(ruleset, seed)
-    landlord = dealt.first_bidder
-    hands = list(dealt.hands)
-    hands[landlord] += dealt.kitty
-    first = (cards.parse_suited(dealt.lead_card)[0]
-             if ruleset.first_play_holds_lead_card and dealt.lead_card else None)
-    return Position(ruleset, tuple(hands), landlord, landlord=landlord, wild=dealt.wild,
-                    must_hold=first)
-
-
 def commands(ruleset_id: str, count: int, timeout: float) -> dict[str, Any]:
     """``ddz solve --json`` itself, with its default settings (no budget for the answer, a
     million positions after it), on deals 0 to ``count`` - 1 as :func:`whole_deals` asks
@@ -208,7 +193,7 @@ def commands(ruleset_id: str, count: int, timeout: float) -> dict[str, Any]:
     ruleset = load(ruleset_id)
     rows = []
     for seed in range(count):
-        position = deal_position(ruleset, seed)
+        position = of_deal(ruleset, seed)
         command = [sys.executable, "-m", "ddz_rules.cli", "solve", "-r", ruleset_id, "--json",
                    "--hands", "/".join(cards.key_text(h) for h in position.hands),
                    "--to", str(position.to_act)]
@@ -247,7 +232,7 @@ def whole_deals(ruleset_id: str, count: int, budget: float,
     compile_table(ruleset).compiled()
     rows = []
     for seed in range(count):
-        position = deal_position(ruleset, seed)
+        position = of_deal(ruleset, seed)
         rows.append({"seed": seed, "cards": [cards.size(h) for h in position.hands],
                      **answer(position, budget, memory_mb)})
     answered = sorted(r["seconds"] for r in rows if r["wins"] is not None)
@@ -292,8 +277,8 @@ def main() -> None:
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    deal_rulesets = (bundled_ids() if args.deal_rulesets == "all"
-                     else args.deal_rulesets.split(","))
+    deal_rulesets = ([r for r in bundled_ids() if deal_sides_known(load(r))]
+                     if args.deal_rulesets == "all" else args.deal_rulesets.split(","))
     if args.commands or args.only_commands:
         for ruleset_id in args.command_rulesets.split(","):
             print("ddz solve:", json.dumps(commands(ruleset_id, args.deals,

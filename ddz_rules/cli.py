@@ -56,6 +56,7 @@ from ddz_rules.solver import (
     Position,
     Solution,
     Step,
+    of_deal,
     solve,
 )
 from ddz_rules.solver import role as solver_role
@@ -408,15 +409,54 @@ def cmd_moves(args: argparse.Namespace) -> int:
     return 0
 
 
+#: ``ddz solve``'s options that place the hands, which a whole deal (``--deal``) sets itself.
+_PLACING = ("to", "landlord", "partner", "robs", "beat", "by", "wild", "first")
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     ruleset = load(args.ruleset)
-    position = Position.from_text(ruleset, args.hands, args.to, args.beat, args.by,
-                                  args.landlord, args.partner, args.robs, args.wild,
-                                  args.first)
+    if args.deal is not None:
+        given = [f"--{name}" for name in _PLACING if getattr(args, name) not in (None, False)]
+        if given:
+            raise UsageError(f"--deal {args.deal}: the deal places the cards, the seat to act "
+                             f"and the landlord itself, so {', '.join(given)} cannot be given "
+                             "with it")
+        position = of_deal(ruleset, args.deal)
+    elif args.to is None:
+        raise UsageError("--hands: give the seat to act too (--to N)")
+    else:
+        position = Position.from_text(ruleset, args.hands, args.to, args.beat, args.by,
+                                      args.landlord, args.partner, args.robs or 0, args.wild,
+                                      args.first)
     solution = solve(position, args.seconds, args.memory, positions=args.positions,
                      rest_positions=args.rest_positions or None)
-    _emit(args, solution.to_json(), lambda: _solution_text(solution))
+    found = solution.to_json()
+    if args.deal is not None:
+        found = {"deal": _deal_json(position, args.deal), **found}
+    _emit(args, found, lambda: (_deal_text(position, args.deal) if args.deal is not None
+                                else "") + _solution_text(solution))
     return 0
+
+
+def _deal_json(position: Position, seed: int) -> dict[str, Any]:
+    """The deal ``--deal`` asked, as ``--hands`` and its options would give it."""
+    return {"seed": seed, "hands": [cards.key_text(h) for h in position.hands],
+            "to": position.to_act, "landlord": position.landlord,
+            **({"wild": cards.text(position.wild)} if position.wild else {}),
+            **({"first": True} if position.must_hold is not None else {})}
+
+
+def _deal_text(position: Position, seed: int) -> str:
+    """The deal's hands, each as ``--hands`` takes it, before the answer."""
+    hands = "/".join(cards.key_text(h) for h in position.hands)
+    placed = [f"seat {position.to_act} to play"]
+    if position.landlord is not None:
+        placed.append(f"landlord seat {position.landlord}")
+    if position.must_hold is not None:
+        placed.append(f"the first play holding a {cards.RANKS[position.must_hold]}")
+    if position.wild:
+        placed.append(f"wild {cards.text(position.wild)}")
+    return f"deal {seed}: {hands} ({', '.join(placed)})\n"
 
 
 def _solution_text(solution: Solution) -> str:
@@ -1220,14 +1260,20 @@ def _question_commands(add: Add) -> None:
     p = add("solve", cmd_solve, "Exact play with every hand open: whether the side of the seat "
             "to act wins with perfect play, every winning play (or the play that holds out "
             "longest), a line of play, and the positions searched.", ruleset=True)
-    p.add_argument("--hands", required=True, metavar="H0/H1[/H2[/H3]]",
-                   help="every seat's cards, seat 0 first, separated by /")
-    p.add_argument("--to", type=int, required=True, metavar="N", help="the seat to act")
+    asked = p.add_mutually_exclusive_group(required=True)
+    asked.add_argument("--hands", metavar="H0/H1[/H2[/H3]]",
+                       help="every seat's cards, seat 0 first, separated by /")
+    asked.add_argument("--deal", type=_seed, metavar="SEED",
+                       help="instead of --hands and the options that place them: the whole "
+                            "deal the ruleset deals with this seed, every card open, the first "
+                            "bidder taking the kitty and leading as the landlord (Run Fast: the "
+                            "first leader, whose first play holds the lead card)")
+    p.add_argument("--to", type=int, metavar="N", help="the seat to act (with --hands)")
     p.add_argument("--landlord", type=int, metavar="N",
                    help="the landlord's seat, where the ruleset has one (default 0)")
     p.add_argument("--partner", type=int, metavar="N",
                    help="the landlord's partner, where a called rank makes one (teams.partner)")
-    p.add_argument("--robs", type=int, default=0, metavar="K",
+    p.add_argument("--robs", type=int, metavar="K",
                    help="robs made, where they set the peasant's advantage line (default 0)")
     p.add_argument("--beat", metavar="CARDS", help="the play the seat to act must beat "
                    "(default: it leads)")

@@ -48,7 +48,7 @@ from weakref import WeakKeyDictionary
 
 from ddz_rules import cards, duties, split
 from ddz_rules.errors import Named, OutOfBudget, RoundSpent, UsageError
-from ddz_rules.game import Hand, Phase, advantage_of
+from ddz_rules.game import Hand, Phase, advantage_of, deal
 from ddz_rules.ruleset import Ruleset
 from ddz_rules.table import Play, PlayTable, Wild, compile_table, native_modules
 
@@ -197,6 +197,43 @@ def of_hand(hand: Hand) -> Position | None:
     return Position(hand.ruleset, tuple(hand.hands), hand.to_act, hand.to_beat,
                     hand.to_beat_seat, hand.landlord, hand.partner, hand.robs, hand.wild,
                     must_hold=hand.turn().must_hold)
+
+
+def deal_sides_known(ruleset: Ruleset) -> bool:
+    """Whether a deal's sides are known before its play begins: not where a called rank
+    makes the landlord a partner, who is known only once he joins."""
+    return not (ruleset.has_landlord and ruleset.partner_rule != "none")
+
+
+def of_deal(ruleset: Ruleset, seed: int) -> Position:
+    """Deal ``seed`` of the ruleset (:func:`ddz_rules.game.deal`, seat 0 dealing) as a whole
+    deal's question, every card open: the first bidder takes the kitty and leads as the
+    landlord (cards not dealt are out of play); in Run Fast, which has no landlord, the first
+    leader is asked, his first play holding the lead card where the ruleset says so; with
+    wild cards, the deal's wild ranks are the hand's. Refused where the sides are not known
+    yet (:func:`deal_sides_known`). The deals of ``bench_solve.py`` and ``ddz solve --deal``.
+
+    >>> from ddz_rules import load
+    >>> position = of_deal(load("classic"), 4)
+    >>> position.to_act == position.landlord, [cards.size(h) for h in position.hands]
+    (True, [17, 20, 17])
+    """
+    if not deal_sides_known(ruleset):
+        raise UsageError(
+            Named("deal"), f" {seed}: {ruleset.id} gives the landlord a partner "
+            f"(teams.partner {ruleset.partner_rule}), known only once the hand is played: "
+            "ask the position with its hands and the partner's seat")
+    dealt = deal(ruleset, seed)
+    leader = dealt.first_bidder
+    hands = list(dealt.hands)
+    hands[leader] += dealt.kitty
+    first = (cards.parse_suited(dealt.lead_card)[0]
+             if ruleset.first_play_holds_lead_card and dealt.lead_card else None)
+    position = Position(ruleset, tuple(hands), leader,
+                        landlord=leader if ruleset.has_landlord else None, wild=dealt.wild,
+                        must_hold=first)
+    check(position)
+    return position
 
 
 def landlord_wins(position: Position, seconds: float | None = None,

@@ -29,8 +29,10 @@ from ddz_rules.solver import (
     after,
     check,
     compiled_serves,
+    deal_sides_known,
     default_memory_mb,
     moves,
+    of_deal,
     plays_left,
     quick_win,
     search_for,
@@ -235,6 +237,55 @@ def test_a_question_stopped_before_its_answer_still_says_which_moves_it_proved(
                      "--landlord", str(deal["landlord"]), "--positions", "8000"]) == 0
         out = capsys.readouterr().out
         assert f"proved so far: 2 of its {len(moves(position))} moves lose: 6662, 66622" in out
+
+
+@pytest.mark.parametrize("name", [*sorted(ANSWERED_DEALS), "whole-deal"])
+def test_a_seeded_deal_is_asked_as_its_fixture_records_it(name: str) -> None:
+    """``of_deal`` (``ddz solve --deal``) deals the seed and asks its first bidder, holding
+    the kitty, to lead as the landlord (Run Fast: the first leader, holding the lead card):
+    the hands, seat and landlord the fixtures record for those seeds."""
+    deal = WHOLE_DEAL if name == "whole-deal" else ANSWERED_DEALS[name]
+    ruleset = load(deal["ruleset"])
+    position = of_deal(ruleset, deal["seed"])
+    table = compile_table(ruleset)
+    assert position.hands == tuple(table.key_of(hand) for hand in deal["hands"])
+    assert (position.to_act, position.landlord) == (deal["to"], deal.get("landlord"))
+    assert (position.must_hold is not None) is ruleset.first_play_holds_lead_card
+
+
+def test_a_deal_whose_partner_is_called_later_is_refused_by_name() -> None:
+    """Where a called rank makes the landlord a partner, the sides are not known when the
+    cards are dealt, so a deal alone is no question: refused, naming the seed and the rule."""
+    ruleset = load("four-player")
+    assert not deal_sides_known(ruleset) and deal_sides_known(load("classic"))
+    with pytest.raises(UsageError, match=r"deal 1: four-player gives the landlord a partner "
+                                         r"\(teams.partner called_rank\)"):
+        of_deal(ruleset, 1)
+
+
+def test_ddz_solve_deal_prints_the_deal_then_what_its_hands_would_answer(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``ddz solve --deal SEED`` answers the seeded deal as ``--hands`` with its seat and
+    landlord would, and shows those hands first, in ``--hands``'s form, so the question can
+    be asked again or changed."""
+    deal = WHOLE_DEAL
+    argv = ["solve", "-r", deal["ruleset"], "--positions", "8000"]
+    assert main([*argv, "--deal", str(deal["seed"]), "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    asked = found.pop("deal")
+    assert asked == {"seed": deal["seed"], "hands": asked["hands"], "to": deal["to"],
+                     "landlord": deal["landlord"]}
+    hands = "/".join(asked["hands"])
+    assert main([*argv, "--hands", hands, "--to", str(deal["to"]), "--landlord",
+                 str(deal["landlord"]), "--json"]) == 0
+    by_hands = json.loads(capsys.readouterr().out)
+    for answer in (found, by_hands):
+        answer.pop("seconds")
+    assert found == by_hands and found["wins"] is None
+    assert [p["play"] for p in found["proved"]] == ["6662", "66622"]
+    assert main([*argv, "--deal", str(deal["seed"])]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == f"deal {deal['seed']}: {hands} (seat 1 to play, landlord seat 1)"
 
 
 def test_the_table_tells_only_what_it_holds_for_the_side_asked() -> None:
@@ -518,6 +569,14 @@ def test_ctrl_c_stops_a_whole_deal_with_one_line_and_exit_130(
     (["-r", "run-fast", "--hands", "34/55/66", "--to", "0", "--first", "--beat", "7", "--by",
       "2"], "--first and --beat: the hand's first play is a lead"),
     (["-r", "run-fast", "--hands", "34/55/66", "--to", "5", "--first"], "--to 5: run-fast has"),
+    (["--deal", "4", "--to", "1", "--first"],
+     "--deal 4: the deal places the cards, the seat to act and the landlord itself, so --to, "
+     "--first cannot be given with it"),
+    (["--deal", "4", "--hands", "33/44"], "not allowed with argument"),
+    (["--deal", "four"], "argument --deal: 'four' is not an integer"),
+    (["--to", "0"], "one of the arguments --hands --deal is required"),
+    (["--hands", "33/44"], "--hands: give the seat to act too (--to N)"),
+    (["-r", "four-player", "--deal", "1"], "--deal 1: four-player gives the landlord a partner"),
 ])
 def test_bad_input_to_solve_is_one_line_with_exit_2(argv: list[str], words: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:

@@ -122,7 +122,12 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
                        "--first"),
                       "Run Fast's first play must hold the 3 of spades: free to lead, seat 0 "
                       "would go out first by leading the queen or the ace; as the hand's "
-                      "first play he cannot", head=3)),
+                      "first play he cannot", head=3),
+              Example(("solve", "-r", "two-player", "--deal", "4", "--rest-positions",
+                       "1000"),
+                      "A seeded whole deal, the first bidder taking the kitty and leading as "
+                      "the landlord: the deal first, as --hands takes it, then its answer "
+                      "(the winning plays found within a thousand positions more)", head=3)),
     "diff": (Example(("diff", "classic", "turned-card"), "A variant against its base"),),
     "replay": (
         Example(("replay", "tests/fixtures/records/s3-bid-3-two-bombs.json"),
