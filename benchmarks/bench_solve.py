@@ -186,23 +186,15 @@ def by_size(sizes: list[int], count: int, budget: float, memory_mb: float,
 
 
 def commands(ruleset_id: str, count: int, timeout: float) -> dict[str, Any]:
-    """``ddz solve --json`` itself, with its default settings (no budget for the answer, a
-    million positions after it), on deals 0 to ``count`` - 1 as :func:`whole_deals` asks
-    them, each process stopped after ``timeout`` seconds: its wall time from start to exit,
-    the answer, the line's length, the winning plays found and what stopped the rest."""
-    ruleset = load(ruleset_id)
+    """``ddz solve --json --deal SEED`` itself, with its default settings (no budget for the
+    answer, a million positions after it), on deals 0 to ``count`` - 1 (those
+    :func:`whole_deals` asks), each process stopped after ``timeout`` seconds: its wall time
+    from start to exit, the answer, the line's length, the winning plays found and what
+    stopped the rest."""
     rows = []
     for seed in range(count):
-        position = of_deal(ruleset, seed)
         command = [sys.executable, "-m", "ddz_rules.cli", "solve", "-r", ruleset_id, "--json",
-                   "--hands", "/".join(cards.key_text(h) for h in position.hands),
-                   "--to", str(position.to_act)]
-        if ruleset.has_landlord:
-            command += ["--landlord", str(position.landlord)]
-        if position.must_hold is not None:
-            command.append("--first")
-        if position.wild:
-            command += ["--wild", cards.text(position.wild)]
+                   "--deal", str(seed)]
         started = time.perf_counter()
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
