@@ -416,7 +416,8 @@ _PLACING = ("to", "landlord", "partner", "robs", "beat", "by", "wild", "first")
 def cmd_solve(args: argparse.Namespace) -> int:
     ruleset = load(args.ruleset)
     if args.deal is not None:
-        given = [f"--{name}" for name in _PLACING if getattr(args, name) not in (None, False)]
+        given = [f"--{name}" for name in _PLACING
+                 if getattr(args, name) is not None and getattr(args, name) is not False]
         if given:
             raise UsageError(f"--deal {args.deal}: the deal places the cards, the seat to act "
                              f"and the landlord itself, so {', '.join(given)} cannot be given "

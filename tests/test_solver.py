@@ -572,7 +572,11 @@ def test_ctrl_c_stops_a_whole_deal_with_one_line_and_exit_130(
     (["--deal", "4", "--to", "1", "--first"],
      "--deal 4: the deal places the cards, the seat to act and the landlord itself, so --to, "
      "--first cannot be given with it"),
+    (["--deal", "4", "--landlord", "0", "--robs", "0"],
+     "--deal 4: the deal places the cards, the seat to act and the landlord itself, so "
+     "--landlord, --robs cannot be given with it"),
     (["--deal", "4", "--hands", "33/44"], "not allowed with argument"),
+    (["--deal", str(10**30)], "argument --deal: "),
     (["--deal", "four"], "argument --deal: 'four' is not an integer"),
     (["--to", "0"], "one of the arguments --hands --deal is required"),
     (["--hands", "33/44"], "--hands: give the seat to act too (--to N)"),
