@@ -2441,15 +2441,23 @@ solver_quick_node(Solver *self, const u128 *hands, int to_act, int leading, Py_s
     return 0;
 }
 
-/* Whether the table answers a position as `want`: not searched, so not counted. */
+/* Whether the table answers a position, whose hash is h, as `want`: not searched, so not
+ * counted. */
+static int
+solver_known_at(Solver *self, uint64_t h, const u128 *hands, int to_act, int32_t beat,
+                int beat_seat, int side, int want)
+{
+    int found;
+    size_t at = solver_slot(self, h, hands, to_act, beat, beat_seat, side, &found);
+    return found && (((SolverEntry *)(self->table + at * self->stride))->state == 2) == want;
+}
+
 static int
 solver_known(Solver *self, const u128 *hands, int to_act, int32_t beat, int beat_seat,
              int side, int want)
 {
-    int found;
-    uint64_t h = solver_hash(self, hands, to_act, beat, beat_seat, side);
-    size_t at = solver_slot(self, h, hands, to_act, beat, beat_seat, side, &found);
-    return found && (((SolverEntry *)(self->table + at * self->stride))->state == 2) == want;
+    return solver_known_at(self, solver_hash(self, hands, to_act, beat, beat_seat, side), hands,
+                           to_act, beat, beat_seat, side, want);
 }
 
 #define SOLVER_BATCH 16
@@ -2477,13 +2485,8 @@ solver_known_move(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_
         for (Py_ssize_t i = from; i < upto && !known; i++) {
             int32_t play = plays[i];
             hands[to_act] = hand - self->play_key[play];
-            if (held(self->lister, hands[to_act]) > self->goal[to_act]) {
-                int found;
-                size_t at = solver_slot(self, hs[i - from], hands, next, play, to_act, side,
-                                        &found);
-                known = found &&
-                        (((SolverEntry *)(self->table + at * self->stride))->state == 2) == want;
-            }
+            known = held(self->lister, hands[to_act]) > self->goal[to_act] &&
+                    solver_known_at(self, hs[i - from], hands, next, play, to_act, side, want);
         }
     }
     hands[to_act] = hand;

@@ -449,15 +449,15 @@ def _deal_json(position: Position, seed: int) -> dict[str, Any]:
 
 def _deal_text(position: Position, seed: int) -> str:
     """The deal's hands, each as ``--hands`` takes it, before the answer."""
-    hands = "/".join(cards.key_text(h) for h in position.hands)
-    placed = [f"seat {position.to_act} to play"]
-    if position.landlord is not None:
-        placed.append(f"landlord seat {position.landlord}")
+    asked = _deal_json(position, seed)
+    placed = [f"seat {asked['to']} to play"]
+    if asked["landlord"] is not None:
+        placed.append(f"landlord seat {asked['landlord']}")
     if position.must_hold is not None:
         placed.append(f"the first play holding a {cards.RANKS[position.must_hold]}")
-    if position.wild:
-        placed.append(f"wild {cards.text(position.wild)}")
-    return f"deal {seed}: {hands} ({', '.join(placed)})\n"
+    if "wild" in asked:
+        placed.append(f"wild {asked['wild']}")
+    return f"deal {seed}: {'/'.join(asked['hands'])} ({', '.join(placed)})\n"
 
 
 def _solution_text(solution: Solution) -> str:

@@ -202,7 +202,7 @@ def of_hand(hand: Hand) -> Position | None:
 def deal_sides_known(ruleset: Ruleset) -> bool:
     """Whether a deal's sides are known before its play begins: not where a called rank
     makes the landlord a partner, who is known only once he joins."""
-    return not (ruleset.has_landlord and ruleset.partner_rule != "none")
+    return ruleset.partner_rule == "none"
 
 
 def of_deal(ruleset: Ruleset, seed: int) -> Position:
