@@ -126,7 +126,7 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
               Example(("solve", "-r", "two-player", "--deal", "4", "--rest-positions",
                        "1000"),
                       "A seeded whole deal, the first bidder taking the kitty and leading as "
-                      "the landlord: the deal first, as --hands takes it, then its answer "
+                      "the landlord: the deal first, as `--hands` takes it, then its answer "
                       "(the winning plays found within a thousand positions more)", head=3)),
     "diff": (Example(("diff", "classic", "turned-card"), "A variant against its base"),),
     "replay": (
