@@ -1945,6 +1945,16 @@ typedef struct {
     size_t fits_mask;
     u128 opponents[SOLVER_SEATS];
     int n_opponents;
+    /* solver.Dominance, where looked up (dom_on): for each size of a lone group (up to
+     * dom_groups) and rank, the smallest bodies with other ranks holding at most that many
+     * cards of it (size k's, rank r's at [dom_from[i], dom_from[i + 1]), i = (k - 1) * ranks
+     * + r), and whether such a group may be raised from a rank to another (at
+     * ((k - 1) * ranks + low) * ranks + high) */
+    int dom_on, dom_groups;
+    u128 *dom_bodies;
+    int32_t *dom_from;
+    uint8_t *dom_raise;
+    int8_t alone[SOLVER_SEATS]; /* whether the seat is alone on its side */
 } Solver;
 
 static int
@@ -1978,6 +1988,9 @@ Solver_dealloc(Solver *self)
     PyMem_Free(self->safe_stamp);
     PyMem_Free(self->safe_value);
     PyMem_Free(self->fits);
+    PyMem_Free(self->dom_bodies);
+    PyMem_Free(self->dom_from);
+    PyMem_Free(self->dom_raise);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -1988,17 +2001,17 @@ Solver_init(Solver *self, PyObject *args, PyObject *kwargs)
 {
     static char *names[] = {"lister", "teach", "players", "play_key", "last_only",
                             "play_level", "bound", "must_beat", "warns_single", "memory",
-                            NULL};
-    PyObject *lister, *teach, *play_key, *last_only, *play_level;
+                            "dominance", NULL};
+    PyObject *lister, *teach, *play_key, *last_only, *play_level, *dominance = Py_None;
     Py_ssize_t memory;
     if (self->lister != NULL) {
         PyErr_SetString(PyExc_TypeError, "Solver(): already made");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!OiSSSpppn:Solver", names, &ListerType,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!OiSSSpppn|O:Solver", names, &ListerType,
                                      &lister, &teach, &self->players, &play_key, &last_only,
                                      &play_level, &self->bound, &self->must_beat,
-                                     &self->warns_single, &memory)) {
+                                     &self->warns_single, &memory, &dominance)) {
         return -1;
     }
     if (!PyCallable_Check(teach)) {
@@ -2012,6 +2025,37 @@ Solver_init(Solver *self, PyObject *args, PyObject *kwargs)
         return -1;
     }
     Lister *with = (Lister *)lister;
+    if (dominance != Py_None) {
+        PyObject *bodies, *from, *raise;
+        Py_ssize_t n_bodies = 0, n_from = 0, n_raise = 0;
+        if (!PyArg_ParseTuple(dominance, "SSS:Solver(): dominance", &bodies, &from, &raise) ||
+            !(self->dom_bodies = copy_items(bodies, sizeof(u128), &n_bodies, 0,
+                                            "Solver(): dominance bodies")) ||
+            !(self->dom_from = copy_items(from, sizeof(int32_t), &n_from, 0,
+                                          "Solver(): dominance starts"))) {
+            return -1;
+        }
+        self->dom_groups = (int)((n_from - 1) / with->ranks);
+        n_raise = (Py_ssize_t)self->dom_groups * with->ranks * with->ranks;
+        if (self->dom_groups < 1 || self->dom_groups > 4 ||
+            n_from != (Py_ssize_t)self->dom_groups * with->ranks + 1) {
+            PyErr_SetString(PyExc_ValueError,
+                            "Solver(): dominance starts: one to four sizes of every rank");
+            return -1;
+        }
+        if (!(self->dom_raise = copy_items(raise, 1, &n_raise, 1,
+                                           "Solver(): dominance raises")) ||
+            all_within(self->dom_from, n_from, 0, n_bodies + 1, "Solver(): dominance starts") < 0) {
+            return -1;
+        }
+        for (Py_ssize_t r = 0; r + 1 < n_from; r++) {
+            if (self->dom_from[r] > self->dom_from[r + 1]) {
+                PyErr_SetString(PyExc_ValueError, "Solver(): dominance starts out of order");
+                return -1;
+            }
+        }
+        self->dom_on = 1;
+    }
     self->n_plays = with->n_plays;
     if (!(self->play_key = copy_items(play_key, sizeof(u128), &self->n_plays, 1,
                                       "Solver(): play_key")) ||
@@ -2091,16 +2135,29 @@ solver_mix(uint64_t h, uint64_t v)
     return h ^ (h >> 29);
 }
 
+/* What a position's hash starts from: the question's key besides the hands and the play. */
 static uint64_t
-solver_hash(const Solver *self, const u128 *hands, int to_act, int32_t beat, int beat_seat,
-            int side)
+solver_hash_seed(int to_act, int beat_seat, int side)
 {
-    uint64_t h = (uint64_t)(to_act + 8 * (beat_seat + 1) + 128 * side);
-    for (int s = 0; s < self->players; s++) {
+    return (uint64_t)(to_act + 8 * (beat_seat + 1) + 128 * side);
+}
+
+/* A position's hash, from h (its hands before seat `from` mixed in already). */
+static uint64_t
+solver_hash_from(const Solver *self, uint64_t h, const u128 *hands, int from, int32_t beat)
+{
+    for (int s = from; s < self->players; s++) {
         h = solver_mix(h, (uint64_t)hands[s]);
         h = solver_mix(h, (uint64_t)(hands[s] >> 64));
     }
     return solver_mix(h, (uint64_t)(uint32_t)beat);
+}
+
+static uint64_t
+solver_hash(const Solver *self, const u128 *hands, int to_act, int32_t beat, int beat_seat,
+            int side)
+{
+    return solver_hash_from(self, solver_hash_seed(to_act, beat_seat, side), hands, 0, beat);
 }
 
 static int
@@ -2462,6 +2519,100 @@ solver_known(Solver *self, const u128 *hands, int to_act, int32_t beat, int beat
 
 #define SOLVER_BATCH 16
 
+/* Whether hand's cards of rank r, `size` of them, are in no body with other ranks it could
+ * make (solver.Dominance.lone, asked where the hand holds that many). */
+static int
+solver_lone(const Solver *self, u128 hand, int r, int size)
+{
+    const u128 guard = self->lister->guard, top = hand | guard;
+    const int at = (size - 1) * self->lister->ranks + r;
+    for (int32_t i = self->dom_from[at]; i < self->dom_from[at + 1]; i++) {
+        if (((top - self->dom_bodies[i]) & guard) == guard) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The first of the n positions (seat's hand made stronger[i]) the table answers as lost for
+ * that seat's side: whether `side` wins there, or -1. Their hashes are fetched first. */
+static int
+solver_stronger_known(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat,
+                      int side, const u128 *stronger, const int8_t *seat, int n)
+{
+    uint64_t hs[SOLVER_BATCH];
+    /* the hash up to each seat's hand, which a variant of that seat's shares */
+    uint64_t before[SOLVER_SEATS];
+    before[0] = solver_hash_seed(to_act, beat_seat, side);
+    for (int s = 1; s < self->players; s++) {
+        before[s] = solver_mix(solver_mix(before[s - 1], (uint64_t)hands[s - 1]),
+                               (uint64_t)(hands[s - 1] >> 64));
+    }
+    for (int i = 0; i < n; i++) {
+        const u128 hand = hands[seat[i]];
+        hands[seat[i]] = stronger[i];
+        hs[i] = solver_hash_from(self, before[seat[i]], hands, seat[i], beat);
+        hands[seat[i]] = hand;
+        __builtin_prefetch(&self->marks[hs[i] & self->mask]);
+    }
+    for (int i = 0; i < n; i++) {
+        const u128 hand = hands[seat[i]];
+        const int wins = self->team[seat[i]] != side;
+        hands[seat[i]] = stronger[i];
+        int known = solver_known_at(self, hs[i], hands, to_act, beat, beat_seat, side, wins);
+        hands[seat[i]] = hand;
+        if (known) {
+            return wins;
+        }
+    }
+    return -1;
+}
+
+/* PythonSearch.dominated's twin: whether `side` wins by a position the table answers where
+ * one seat's hand is one lone group stronger and that seat's side lost; -1 where none. */
+static int
+solver_dominated(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat, int side)
+{
+    const int ranks = self->lister->ranks, bits = self->lister->bits;
+    const u128 field = ((u128)1 << bits) - 1;
+    u128 stronger[SOLVER_BATCH];
+    int8_t seat[SOLVER_BATCH];
+    int n = 0;
+    for (int s = 0; s < self->players; s++) {
+        const u128 hand = hands[s];
+        for (int size = 1; size <= self->dom_groups; size++) {
+            const uint8_t *raise = self->dom_raise + (size_t)(size - 1) * ranks * ranks;
+            for (int low = 0; low < ranks; low++) {
+                if (((hand >> (bits * low)) & field) != (u128)size ||
+                    !solver_lone(self, hand, low, size)) {
+                    continue;
+                }
+                for (int high = low + 1; high < ranks; high++) {
+                    /* bit j of a raise: allowed where the hand holds j of the higher rank */
+                    if (!((raise[low * ranks + high] >> (int)((hand >> (bits * high)) & field)) &
+                          1)) {
+                        continue;
+                    }
+                    stronger[n] = hand + (u128)size * (((u128)1 << (bits * high)) -
+                                                       ((u128)1 << (bits * low)));
+                    seat[n++] = (int8_t)s;
+                    if (n == SOLVER_BATCH) {
+                        int found = solver_stronger_known(self, hands, to_act, beat, beat_seat,
+                                                          side, stronger, seat, n);
+                        if (found >= 0) {
+                            return found;
+                        }
+                        n = 0;
+                    }
+                }
+            }
+        }
+    }
+    return n ? solver_stronger_known(self, hands, to_act, beat, beat_seat, side, stronger, seat,
+                                     n)
+             : -1;
+}
+
 /* Whether one of a node's moves (its n ordered plays, and the pass where it may) leads to a
  * position the table answers as `want` (PythonSearch.known_move). */
 static int
@@ -2577,6 +2728,15 @@ solver_search(Solver *self, u128 *hands, int to_act, int32_t beat, int beat_seat
                                          raw, listed, may_pass)) {
         result = want;
         listed = -1;
+    }
+    /* a seat alone to act (every move of his would need refuting): the positions one lone
+     * group stronger for a seat, looked up */
+    if (listed >= 0 && self->dom_on && self->alone[to_act]) {
+        int found = solver_dominated(self, hands, to_act, beat, beat_seat, side);
+        if (found >= 0) {
+            result = found;
+            listed = -1;
+        }
     }
     int count = held(lister, hand), goal = self->goal[to_act];
     for (Py_ssize_t i = 0; i < listed; i++) {
@@ -2776,6 +2936,13 @@ Solver_wins(Solver *self, PyObject *args)
             self->team[s] = (int8_t)q.team[s];
             self->goal[s] = (uint8_t)q.goal[s];
         }
+    }
+    for (int s = 0; s < self->players; s++) {
+        int mates = 0;
+        for (int t = 0; t < self->players; t++) {
+            mates += self->team[t] == self->team[s];
+        }
+        self->alone[s] = mates == 1;
     }
     self->used = 1;
     self->stop = 0;

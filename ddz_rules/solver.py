@@ -15,7 +15,10 @@ holds no wild card; :class:`PythonSearch` is its twin, move for move, proved equ
 tests, and serves elsewhere. A search has a table of at most so many megabytes: once full,
 it forgets answers to make room (the compiled table those that took the fewest positions, the
 Python twin its oldest), so it never answers wrong, only searches again what it forgot. Before
-trying a move, the search looks every move's position up (:meth:`PythonSearch.known_move`).
+trying a move, the search looks every move's position up (:meth:`PythonSearch.known_move`),
+and on a whole deal, where a seat alone is to act, the positions where a seat's lone card or
+pair is higher (:class:`Dominance`: a position its side lost with a stronger hand, it loses as
+it stands).
 The question's own moves are searched in rounds of growing budgets (:data:`ROUNDS`), so that
 a move proved cheaply is found though a costly one is ordered before it; and the question is
 asked in turns in two orders of moves (:func:`in_turns`, :data:`ORDERS`), since a proof may
@@ -50,7 +53,7 @@ from ddz_rules import cards, duties, split
 from ddz_rules.errors import Named, OutOfBudget, RoundSpent, UsageError
 from ddz_rules.game import Hand, Phase, advantage_of, deal
 from ddz_rules.ruleset import Ruleset
-from ddz_rules.table import Play, PlayTable, Wild, compile_table, native_modules
+from ddz_rules.table import Play, PlayTable, Reading, Wild, compile_table, native_modules
 
 #: Megabytes a search's transposition table may take, unless told otherwise (a smaller
 #: table is faster where it holds the search: it stays in the processor's caches).
@@ -538,10 +541,14 @@ class PythonSearch:
     """The reference search, in Python: does side ``side`` win from a position, with a
     transposition table of at most ``entries`` positions and a deadline."""
 
-    def __init__(self, entries: int, deadline: float | None) -> None:
+    def __init__(self, entries: int, deadline: float | None,
+                 dominance: Dominance | None = None) -> None:
         self.table: OrderedDict[tuple[Any, ...], bool] = OrderedDict()
         self.entries = entries
         self.deadline = deadline
+        #: Where set, a seat alone to act looks up the positions a lone group stronger first
+        #: (:meth:`dominated`).
+        self.dominance = dominance
         self.positions = 0
         #: Past this count of positions searched, the search stops (None: no limit).
         self.last_position: int | None = None
@@ -579,8 +586,11 @@ class PythonSearch:
             found = want
         else:
             nexts = [after(position, step) for step in steps]
-            found = want if self.known_move(nexts, side, want) \
-                else self._tries(nexts, side, want, rounds)
+            if self.known_move(nexts, side, want):
+                found = want
+            else:
+                settled = self.dominated(position, side)
+                found = self._tries(nexts, side, want, rounds) if settled is None else settled
         if len(self.table) >= self.entries:  # full: the oldest answer is forgotten
             self.table.popitem(last=False)
         self.table[key] = found
@@ -638,12 +648,31 @@ class PythonSearch:
         searched."""
         return any(not isinstance(nxt, int) and self.known(nxt, side) is want for nxt in nexts)
 
+    def dominated(self, position: Position, side: int) -> bool | None:
+        """Whether ``side`` wins ``position`` by what the table holds of the positions where
+        one seat's hand is one lone group stronger (:meth:`Dominance.stronger`): where that
+        seat's side lost one, it loses this one too. None where none is held so. Asked only
+        where a seat alone is to act (on a whole deal, the landlord), where every move would
+        otherwise need refuting; the looks are not positions searched."""
+        rule, team = self.dominance, position.team
+        if rule is None or team.count(team[position.to_act]) != 1:
+            return None
+        rest = (position.to_act, position.beat, position.beat_seat, side, position.must_hold)
+        hands = position.hands
+        for seat, hand in enumerate(hands):
+            wins = team[seat] != side  # the answer where seat's side loses
+            for stronger in rule.stronger(hand):
+                if self.table.get(((*hands[:seat], stronger, *hands[seat + 1:]), *rest)) is wins:
+                    return wins
+        return None
+
 
 class CompiledSearch:
     """The search in compiled code (``_moves.Solver``), over the table's compiled lister; the
     twin of :class:`PythonSearch`."""
 
-    def __init__(self, position: Position, memory: int, deadline: float | None) -> None:
+    def __init__(self, position: Position, memory: int, deadline: float | None,
+                 dominance: Dominance | None = None) -> None:
         native = native_modules()
         table = position.table
         lister = table.compiled()
@@ -652,7 +681,8 @@ class CompiledSearch:
         self.table = table
         self.native = native.Solver(
             lister, lambda cls: table._learn(lister, cls), ruleset.players, *_plays_of(table),
-            duties.binding(ruleset), ruleset.must_beat, duties.warns_single(ruleset), memory)
+            duties.binding(ruleset), ruleset.must_beat, duties.warns_single(ruleset), memory,
+            None if dominance is None else dominance.packed())
         self.deadline = deadline
         #: Past this count of positions searched, the search stops (None: no limit).
         self.last_position: int | None = None
@@ -707,6 +737,143 @@ def _plays_of(table: PlayTable) -> tuple[bytes, bytes, bytes]:
             bytes(duties.last_only(ruleset, p) for p in by_id),
             bytes(p.reading.level for p in by_id))
     return known
+
+
+#: The largest lone group :class:`Dominance` raises: a single card, or a pair.
+LONE_GROUPS = 2
+
+
+def _held(key: int, rank: int) -> int:
+    """How many cards of ``rank`` the packed set ``key`` holds."""
+    return (key >> (cards.FIELD_BITS * rank)) & cards.FIELD_MASK
+
+
+def _raised(key: int, low: int, high: int, size: int) -> int:
+    """``key`` with ``size`` cards of rank ``low`` made cards of rank ``high``."""
+    return key + size * ((1 << (cards.FIELD_BITS * high)) - (1 << (cards.FIELD_BITS * low)))
+
+
+@dataclass(frozen=True)
+class Dominance:
+    """When one hand is surely at least as strong as another: the same hand with a lone group
+    raised. The cards a hand holds of a rank are a *lone* group where they are at most
+    :data:`LONE_GROUPS` (a single card, a pair) and in no body with cards of another rank
+    that the hand could make (``bodies[k - 1]``: by rank, the smallest such bodies holding at
+    most k cards of it; a hand only loses cards, so a group lone now stays so). Its cards
+    can then only be played as a single or pair of their own, or as kickers. Raised to a
+    higher rank, where every play the weaker hand could make holding them (and any cards it
+    holds of the higher rank) has a twin of the same class with them raised
+    (``raises[k - 1][low][high]``, bit j: where the hand holds j of the higher rank; a single
+    or pair then of a higher rank, a kicker changed), they can be played everywhere the lower
+    could, and beaten only where the lower could. So the stronger hand can play every line the
+    weaker could, move for move, and its side wins wherever the weaker's did. Sound only
+    where no one must play (``must_beat``, duties), which :func:`dominance_of` checks.
+
+    >>> from ddz_rules.ruleset import load
+    >>> rule = dominance_of(compile_table(load("classic")))
+    >>> [cards.key_text(h) for h in rule.stronger(cards.pack_ranks(cards.parse("JJK")))]
+    ['JJA', 'JJ2', 'QQK', 'KAA', 'K22']
+    >>> [cards.key_text(h) for h in rule.stronger(cards.pack_ranks(cards.parse("9KK")))]
+    ['TKK', 'JKK', 'QKK', 'KKA', 'KK2', '9AA', '922']
+
+    (Not ``JJB``: a joker may not be a kicker, as the king may. Not ``KKK`` from ``9KK``: a
+    plane of three trios may take the 9 and two kings as its kickers, but three kings would
+    make it a plane of four.)
+    """
+
+    bodies: tuple[tuple[tuple[int, ...], ...], ...]
+    raises: tuple[tuple[tuple[int, ...], ...], ...]
+
+    def lone(self, hand: int, rank: int, size: int = 1) -> bool:
+        """Whether ``hand``'s cards of ``rank`` are ``size`` of them, a lone group."""
+        return (_held(hand, rank) == size
+                and not any(cards.contains(hand, body) for body in self.bodies[size - 1][rank]))
+
+    def stronger(self, hand: int) -> Iterator[int]:
+        """Each hand one lone group of ``hand`` raised makes: single cards first, the lowest
+        first, then the lowest rank to; then pairs so."""
+        for size, by_low in enumerate(self.raises, 1):
+            for low, row in enumerate(by_low):
+                if not self.lone(hand, low, size):
+                    continue
+                for high in range(low + 1, len(row)):
+                    if row[high] >> _held(hand, high) & 1:
+                        yield _raised(hand, low, high, size)
+
+    def packed(self) -> tuple[bytes, bytes, bytes]:
+        """The compiled search's form: the bodies (16 bytes each), where each group size's
+        and rank's begin (4 bytes, one more than sizes times ranks), the raises (a byte each,
+        size by size, row by row)."""
+        flat = [body for by_rank in self.bodies for bodies in by_rank for body in bodies]
+        starts = [0]
+        for by_rank in self.bodies:
+            for bodies in by_rank:
+                starts.append(starts[-1] + len(bodies))
+        return (b"".join(body.to_bytes(16, "little") for body in flat),
+                b"".join(at.to_bytes(4, "little") for at in starts),
+                bytes(flag for by_low in self.raises for row in by_low for flag in row))
+
+
+_DOMINANCE: WeakKeyDictionary[PlayTable, Dominance | None] = WeakKeyDictionary()
+
+
+def dominance_of(table: PlayTable) -> Dominance | None:
+    """The table's :class:`Dominance`, read from its plays (once a table); None where a seat
+    may have to play (``must_beat``, or duties that bind), since a stronger hand could then
+    be forced into a play the weaker would not have had."""
+    if table in _DOMINANCE:
+        return _DOMINANCE[table]
+    ruleset = table.ruleset
+    if ruleset.must_beat or duties.binding(ruleset):
+        _DOMINANCE[table] = None
+        return None
+    ranks = cards.NUM_RANKS
+
+    def kind(reading: Reading, rank: int) -> tuple[Any, ...]:
+        return (reading.type, reading.length, rank, reading.level, reading.also)
+
+    kinds: dict[int, set[tuple[Any, ...]]] = {}
+    for play in table.by_id:
+        kinds.setdefault(play.key, set()).add(kind(play.reading, play.reading.rank_index))
+    # the most cards of each rank a play (so a hand) may hold
+    most = [max(_held(play.key, rank) for play in table.by_id) for rank in range(ranks)]
+    # (i, m, low, high) where some play holding i cards of the lower rank (its own single or
+    # pair, or kickers) and m of the higher has no twin of the same class with those i raised
+    fails: set[tuple[int, int, int, int]] = set()
+    mixed: list[list[set[int]]] = [[set() for _ in range(ranks)] for _ in range(LONE_GROUPS)]
+    for play in table.by_id:
+        reading = play.reading
+        body = play.key - reading.kicker_key
+        for low in range(ranks):
+            held, in_body = _held(play.key, low), _held(body, low)
+            if in_body and cards.size(body) > in_body:  # with other ranks: not a lone group's
+                for size in range(in_body, LONE_GROUPS + 1):
+                    mixed[size - 1][low].add(body)
+                continue
+            if not 1 <= held <= LONE_GROUPS:
+                continue
+            for high in range(low + 1, ranks):
+                moved = _raised(play.key, low, high, held)
+                twin = kind(reading, high if in_body else reading.rank_index)
+                if (in_body and in_body != held) or twin not in kinds.get(moved, ()):
+                    fails.add((held, _held(play.key, high), low, high))
+
+    def raise_mask(size: int, low: int, high: int) -> int:
+        """Bit j: a lone group of ``size`` at ``low`` may be raised to ``high`` where the hand
+        holds j of it (every play the weaker hand could make then has its twin)."""
+        return sum(1 << held for held in range(most[high] - size + 1)
+                   if not any((i, m, low, high) in fails
+                              for i in range(1, size + 1) for m in range(held + 1)))
+
+    raises = tuple(tuple(tuple(raise_mask(size, low, high) if high > low else 0
+                               for high in range(ranks)) for low in range(ranks))
+                   for size in range(1, LONE_GROUPS + 1))
+    bodies = tuple(tuple(tuple(body for body in sorted(found, key=cards.size)
+                               if not any(other != body and cards.contains(body, other)
+                                          for other in found))
+                         for found in by_rank) for by_rank in mixed)
+    rule = _DOMINANCE[table] = Dominance(bodies, raises)
+    return rule
 
 
 def compiled_serves(position: Position) -> bool:
@@ -775,17 +942,25 @@ def default_memory_mb(position: Position) -> float:
 
 
 def search_for(position: Position, memory_mb: float | None = None,
-               seconds: float | None = None, engine: str = "auto") -> Search:
+               seconds: float | None = None, engine: str = "auto",
+               dominance: bool | None = None) -> Search:
     """A search with this budget (``memory_mb`` None: :func:`default_memory_mb`), compiled
-    where it serves (``engine``: ``auto``, ``compiled`` or ``python``)."""
+    where it serves (``engine``: ``auto``, ``compiled`` or ``python``), looking up stronger
+    hands (:class:`Dominance`) where ``dominance`` says, or (None) where more than
+    :data:`LARGE_CARDS` cards are in play: a whole deal's search, which they make two to
+    three times shorter. Below that the bots' solves, budgeted in positions, search as they
+    were measured."""
     if memory_mb is None:
         memory_mb = default_memory_mb(position)
+    if dominance is None:
+        dominance = sum(cards.size(hand) for hand in position.hands) > LARGE_CARDS
+    rule = dominance_of(position.table) if dominance and not position.wild else None
     memory = max(1, int(memory_mb * (1 << 20)))
     deadline = None if seconds is None else time.monotonic() + seconds
     if engine == "python" or (engine == "auto" and (
             os.environ.get("DDZ_PURE_PYTHON") or not compiled_serves(position))):
-        return PythonSearch(max(1, memory // ENTRY_BYTES), deadline)
-    return CompiledSearch(position, max(memory, 256), deadline)
+        return PythonSearch(max(1, memory // ENTRY_BYTES), deadline, rule)
+    return CompiledSearch(position, max(memory, 256), deadline, rule)
 
 
 # --------------------------------------------------------------------------- the answer

@@ -31,6 +31,7 @@ from ddz_rules.solver import (
     compiled_serves,
     deal_sides_known,
     default_memory_mb,
+    dominance_of,
     moves,
     of_deal,
     plays_left,
@@ -698,6 +699,97 @@ def test_the_twins_search_the_same_positions_through_the_rounds(
     compiled, python = search_for(position, engine="compiled"), search_for(position,
                                                                            engine="python")
     assert compiled.wins(position, 0) is python.wins(position, 0)
+    assert compiled.positions == python.positions
+
+
+# --------------------------------------------------------------------------- stronger hands
+
+
+def test_a_lone_group_raised_makes_a_stronger_hand_and_cards_in_a_chain_do_not() -> None:
+    """A lone group (a single card or a pair, in no body with other ranks the hand could
+    make) may be raised to a rank the hand does not hold, where it can still be played as it
+    was: not to a joker in classic, which may not be a kicker. The cards of a straight or of
+    a chain of pairs the hand holds are not lone."""
+    rule = dominance_of(compile_table(load("classic")))
+    assert rule is not None
+
+    def stronger(text: str) -> set[str]:
+        return {cards.key_text(h) for h in rule.stronger(cards.pack_ranks(cards.parse(text)))}
+
+    assert stronger("JJK") == {"JJA", "JJ2", "QQK", "KAA", "K22"}
+    assert stronger("34567Q") == {"34567K", "34567A", "345672"}
+    assert stronger("334455") == set()
+    straight = cards.pack_ranks(cards.parse("34567Q"))
+    assert not rule.lone(straight, cards.RANKS.index("3"))
+    assert rule.lone(straight, cards.RANKS.index("Q"))
+    assert rule.lone(cards.pack_ranks(cards.parse("JJK")), cards.RANKS.index("J"), 2)
+
+
+def test_a_lone_card_raised_to_a_rank_held_only_where_every_play_keeps_its_twin() -> None:
+    """A lone card may join cards the hand holds of a higher rank where every play holding
+    both has a twin with it raised: in classic a 9 and a king may be two kings (a plane's two
+    single kickers may be a pair), never three kings from one 9 and two (a plane of three
+    trios with those as its kickers would become a plane of four); in no-kitty not even two,
+    since a four's two single kickers may not be a pair there."""
+    def stronger(ruleset_id: str, text: str) -> set[str]:
+        rule = dominance_of(compile_table(load(ruleset_id)))
+        assert rule is not None
+        return {cards.key_text(h) for h in rule.stronger(cards.pack_ranks(cards.parse(text)))}
+
+    assert "KK" in stronger("classic", "9K")
+    assert "KKK" not in stronger("classic", "9KK")
+    assert "KK" not in stronger("no-kitty", "9K")
+    assert "TK" in stronger("no-kitty", "9K")
+
+
+def test_where_a_seat_may_have_to_play_no_hand_is_called_stronger() -> None:
+    """In Run Fast a seat that can beat must, so a stronger hand could be forced into a play
+    the weaker would not have had: there the search looks up no stronger hand."""
+    assert dominance_of(compile_table(load("run-fast"))) is None
+
+
+def test_a_whole_deal_looks_up_stronger_hands_and_an_endgame_does_not() -> None:
+    """By default only a search of more than LARGE_CARDS cards looks them up (on an endgame
+    it saves little, and the bots' solves stay as they were measured); asked, any does."""
+    whole, endgame = of_deal(load("classic"), 0), position_of("lead-the-middle")
+    assert search_for(whole, engine="python").dominance is not None
+    assert search_for(endgame, engine="python").dominance is None
+    assert search_for(endgame, engine="python", dominance=True).dominance is not None
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_position_lost_with_a_stronger_hand_is_lost_with_no_move_searched(engine: str) -> None:
+    """The peasants beat the landlord's 6 10 K K, so they beat 5 10 K K, the same hand with
+    its lone 6 made a 5: once the table holds the first answer, the second is settled at the
+    landlord's turn with no move searched, where a search that does not look takes more."""
+    stronger, weaker = position_of("stronger-landlord-loses"), position_of(
+        "weaker-landlord-loses-too")
+    rule = dominance_of(weaker.table)
+    assert rule is not None and stronger.hands[0] in set(rule.stronger(weaker.hands[0]))
+    side = weaker.team[weaker.to_act]
+    search = search_for(weaker, engine=engine, dominance=True)
+    assert search.wins(stronger, side) is False
+    before = search.positions
+    assert search.wins(weaker, side) is False
+    assert search.positions - before == 1
+    plain = search_for(weaker, engine=engine, dominance=False)
+    assert plain.wins(weaker, side) is False and plain.positions > 1
+
+
+@needs_compiled
+@pytest.mark.parametrize("ruleset_id,sizes", [("classic", (8, 6, 6)), ("no-kitty", (8, 7, 7)),
+                                              ("two-player", (9, 7))])
+@given(seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=8)
+def test_stronger_hands_looked_up_change_no_answer_and_the_twins_search_alike(
+        ruleset_id: str, sizes: tuple[int, ...], seed: int) -> None:
+    """Looking up stronger hands settles positions early, never otherwise: the answer is the
+    one a search that does not look gives, and both twins search the same positions."""
+    position = dealt_position(ruleset_id, sizes, seed)
+    compiled, python, plain = (search_for(position, engine=engine, dominance=looks)
+                               for engine, looks in (("compiled", True), ("python", True),
+                                                     ("compiled", False)))
+    assert compiled.wins(position, 0) is python.wins(position, 0) is plain.wins(position, 0)
     assert compiled.positions == python.positions
 
 
