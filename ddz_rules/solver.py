@@ -929,6 +929,12 @@ def _within(search: Search, budget: int | None, ask: Callable[[], bool]) -> bool
         search.last_position = limit
 
 
+def is_large(position: Position) -> bool:
+    """Whether more than :data:`LARGE_CARDS` cards are in play: a whole deal's search, which
+    gets the larger table and the stronger-hand looks by default."""
+    return sum(cards.size(hand) for hand in position.hands) > LARGE_CARDS
+
+
 def default_memory_mb(position: Position) -> float:
     """The table's megabytes unless told otherwise: :data:`MEMORY_MB`, or
     :data:`LARGE_MEMORY_MB` where more than :data:`LARGE_CARDS` cards are in play.
@@ -937,8 +943,7 @@ def default_memory_mb(position: Position) -> float:
     >>> default_memory_mb(Position.of(load("classic"), ("33", "44", "55"), to_act=0, landlord=0))
     32
     """
-    held = sum(cards.size(hand) for hand in position.hands)
-    return LARGE_MEMORY_MB if held > LARGE_CARDS else MEMORY_MB
+    return LARGE_MEMORY_MB if is_large(position) else MEMORY_MB
 
 
 def search_for(position: Position, memory_mb: float | None = None,
@@ -953,7 +958,7 @@ def search_for(position: Position, memory_mb: float | None = None,
     if memory_mb is None:
         memory_mb = default_memory_mb(position)
     if dominance is None:
-        dominance = sum(cards.size(hand) for hand in position.hands) > LARGE_CARDS
+        dominance = is_large(position)
     rule = dominance_of(position.table) if dominance and not position.wild else None
     memory = max(1, int(memory_mb * (1 << 20)))
     deadline = None if seconds is None else time.monotonic() + seconds
