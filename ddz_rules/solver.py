@@ -40,6 +40,7 @@ plays losing would take hours.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections import OrderedDict
@@ -244,6 +245,7 @@ def landlord_wins(position: Position, seconds: float | None = None,
     """Whether the landlord's side wins ``position`` with perfect play, whoever is to act;
     None past the budget (``seconds``, or ``positions`` searched: the same on any
     machine)."""
+    check_budgets(seconds, memory_mb, positions)
     search = search_for(position, memory_mb, seconds)
     search.last_position = positions
     try:
@@ -929,6 +931,36 @@ def _within(search: Search, budget: int | None, ask: Callable[[], bool]) -> bool
         search.last_position = limit
 
 
+def check_budgets(seconds: float | None, memory_mb: float | None,
+                  positions: int | None) -> None:
+    """Refuse a budget that bounds nothing: none of them may be 0 or less, and the seconds
+    and megabytes must be finite numbers (NaN compares as no bound at all, and a table of
+    infinite size cannot be laid out).
+
+    >>> check_budgets(float("nan"), None, None)
+    Traceback (most recent call last):
+    ddz_rules.errors.UsageError: seconds nan: a budget of at least some time, a finite number
+    """
+    for name, value, what in (("seconds", seconds, "some time, a finite number"),
+                              ("memory", memory_mb, "some memory, a finite number"),
+                              ("positions", positions, "one position")):
+        if value is not None and not 0 < value < math.inf:
+            raise UsageError(Named(name), f" {value}: a budget of at least {what}")
+    machine = machine_memory_mb()
+    if memory_mb is not None and machine is not None and memory_mb > machine:
+        raise UsageError(Named("memory"), f" {memory_mb:g}: more than this machine's "
+                         f"{machine:,} MB of memory")
+
+
+def machine_memory_mb() -> int | None:
+    """This machine's physical memory in megabytes, where the system says (None: it does
+    not), the most a search table may ask for."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
 def is_large(position: Position) -> bool:
     """Whether more than :data:`LARGE_CARDS` cards are in play: a whole deal's search, which
     gets the larger table and the stronger-hand looks by default."""
@@ -965,7 +997,11 @@ def search_for(position: Position, memory_mb: float | None = None,
     if engine == "python" or (engine == "auto" and (
             os.environ.get("DDZ_PURE_PYTHON") or not compiled_serves(position))):
         return PythonSearch(max(1, memory // ENTRY_BYTES), deadline, rule)
-    return CompiledSearch(position, max(memory, 256), deadline, rule)
+    try:
+        return CompiledSearch(position, max(memory, 256), deadline, rule)
+    except (MemoryError, OverflowError):  # the table is laid out whole, at once
+        raise UsageError(Named("memory"), f" {memory_mb:g}: the search table could not be "
+                         "given that many megabytes") from None
 
 
 # --------------------------------------------------------------------------- the answer
@@ -1047,12 +1083,10 @@ def solve(position: Position, seconds: float | None = None, memory_mb: float | N
     after ``rest_positions`` more positions (None: no bound of its own): a whole deal is
     answered in a second where proving each of its other first plays losing may take hours."""
     check(position)
-    for name, value, what in (("seconds", seconds, "some time"),
-                              ("memory", memory_mb, "some memory"),
-                              ("positions", positions, "one position"),
-                              ("rest_positions", rest_positions, "one position")):
-        if value is not None and value <= 0:
-            raise UsageError(Named(name), f" {value}: a budget of at least {what}")
+    check_budgets(seconds, memory_mb, positions)
+    if rest_positions is not None and rest_positions <= 0:
+        raise UsageError(Named("rest_positions"), f" {rest_positions}: a budget of at least "
+                         "one position")
     if engine != "python":
         # Lays the table out for the compiled search where it will serve, once a table: that
         # is loading the ruleset's plays, not solving, so it is done before the clock starts.

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -320,6 +322,26 @@ def test_the_python_search_looks_at_the_clock_at_every_position(
     assert 1 <= search.positions <= 4
 
 
+@needs_compiled
+@pytest.mark.skipif(sys.platform != "linux", reason="address-space limits as Linux sets them")
+def test_a_table_the_machine_cannot_give_is_a_usage_error_not_a_crash() -> None:
+    """The compiled table is laid out whole when the search starts. Where the system refuses
+    it (here a process held to 1 GB of address space, asking for 2,000 MB, less than the
+    machine has), the answer is one line naming the budget, exit 2, not a traceback."""
+    import resource
+
+    def held_to_a_gigabyte() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    argv = ["solve", "-r", "puzzle", "--hands", "33/44", "--to", "0", "--memory", "2000"]
+    done = subprocess.run(
+        [sys.executable, "-c", f"from ddz_rules.cli import main; raise SystemExit(main({argv}))"],
+        preexec_fn=held_to_a_gigabyte, capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("ddz: error: --memory 2000: the search table could not be given "
+                           "that many megabytes\n")
+
+
 def test_a_whole_deal_gets_a_larger_table_than_an_endgame_unless_told() -> None:
     """The table's default size follows the cards in play: small (it stays in the caches)
     for an endgame, larger for a whole deal, whose search outgrows the small one; a size
@@ -562,6 +584,13 @@ def test_ctrl_c_stops_a_whole_deal_with_one_line_and_exit_130(
     (["--hands", "33/44", "--to", "0", "--seconds", "0"], "--seconds 0.0: a budget"),
     (["--hands", "33/44", "--to", "0", "--memory", "0"], "--memory 0.0: a budget"),
     (["--hands", "33/44", "--to", "0", "--positions", "0"], "--positions 0: a budget"),
+    (["--hands", "33/44", "--to", "0", "--seconds", "nan"],
+     "--seconds nan: a budget of at least some time, a finite number"),
+    (["--hands", "33/44", "--to", "0", "--seconds", "inf"], "--seconds inf: a budget"),
+    (["--hands", "33/44", "--to", "0", "--memory", "nan"],
+     "--memory nan: a budget of at least some memory, a finite number"),
+    (["--hands", "33/44", "--to", "0", "--memory", "1e12"],
+     "--memory 1e+12: more than this machine's"),
     (["--hands", "/44", "--to", "0"], "seat 0's hand is empty"),
     (["--hands", "33/44", "--to", "0", "--first"],
      "--first: no rule of puzzle binds the hand's first play"),
