@@ -315,6 +315,8 @@ def check(position: Position) -> None:
     elif position.landlord is not None or position.partner is not None:
         raise UsageError(Named("landlord"), f": {ruleset.id} has no landlord (teams.sides "
                          "each_alone); every player plays alone")
+    if position.robs < 0:
+        raise UsageError(Named("robs"), f" {position.robs}: the robs made, 0 or more")
     if position.robs and ruleset.peasant_goal != "advantage":
         raise UsageError(Named("robs"), f": {ruleset.id} has no advantage line "
                          "(ending.peasant_goal is not advantage)")

@@ -211,6 +211,16 @@ def test_the_terminal_table_shows_each_seats_win_rate(
     assert all(f"seat {s} win rate" in out for s in range(3))
 
 
+def test_the_terminal_table_sets_run_fast_beside_a_landlord_game(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Run Fast has no landlord, so measures a landlord game records (cards never played,
+    the kitty) are absent from its summary: the table shows a dash there, not a crash."""
+    assert main(["compare", "classic", "run-fast", "--hands", "2", "--bots", "random",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "landlord win rate" in out and "first player out's score" in out
+
+
 def test_a_comparison_that_changes_only_scoring_says_why_nothing_differs(
         capsys: pytest.CaptureFixture[str]) -> None:
     capped = str(FIXTURES / "variants" / "capped.yaml")

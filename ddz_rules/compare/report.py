@@ -183,8 +183,8 @@ def render_table(summary: dict[str, Any]) -> str:
     for key in _shown(summary):
         if all(summary["rulesets"][n].get(key) is None for n in names):
             continue
-        if key in SHOWN_WHEN_SEEN and not any(summary["rulesets"][n][key]["mean"]
-                                              for n in names):
+        if key in SHOWN_WHEN_SEEN and not any(
+                (summary["rulesets"][n].get(key) or {}).get("mean") for n in names):
             continue
         measure = measure_of(key)
         row = [measure.label]
