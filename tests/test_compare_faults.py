@@ -8,6 +8,7 @@ played, and dead workers, dead parents and empty clusters end in one line.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -225,6 +226,32 @@ def test_a_full_disk_is_one_line_that_says_what_was_kept(
     assert main(_compare("classic", "--hands", "60", "--bots", "random", "--out", str(out),
                          "--resume", "--json")) == 0
     assert len(out.read_bytes().splitlines()) == 61
+
+
+def test_a_batch_the_disk_cuts_short_leaves_no_half_written_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that fills in the middle of a batch has taken part of it: the part is cut off
+    again, so the file ends with its last whole line and the next batch starts clean."""
+    path = tmp_path / "run.jsonl"
+    results = ResultsFile.create(path, {"rulesets": ["classic"], "digests": {}})
+    results.append([{"hand": 0}])
+    kept = path.read_bytes()
+    real_write = os.write
+
+    def half_then_full(fd: int, data: bytes) -> int:
+        if fd == results._handle.fileno():
+            real_write(fd, bytes(data[:len(data) // 2]))
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", half_then_full)
+    with pytest.raises(UsageError, match="No space left on device"):
+        results.append([{"hand": 1}, {"hand": 2}])
+    monkeypatch.setattr(os, "write", real_write)
+    assert path.read_bytes() == kept and results.rows == 1
+    results.append([{"hand": 1}])
+    results.close()
+    assert path.read_bytes() == kept + b'{"hand":1}\n'
 
 
 @pytest.mark.parametrize("where", ["file", "unwritable"])

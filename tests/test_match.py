@@ -171,6 +171,20 @@ def test_an_interrupted_matches_run_resumes_with_nothing_lost_or_counted_twice(
     assert sorted(r["index"] for r in rows) == list(range(8))
 
 
+def test_the_longest_match_a_ruleset_may_ask_for_resumes_from_its_results_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A row holds every hand of its match, so a match of 1,000 hands (the most a ruleset
+    may set) makes a line of about 80 kB: one ``ddz match`` wrote must be read back."""
+    longest = str(FIXTURES / "variants" / "long-match.yaml")
+    out = tmp_path / "matches.jsonl"
+    argv = ["match", "-r", longest, "--bots", "random", "--no-progress", "--out", str(out)]
+    assert main([*argv, "--matches", "1"]) == 0
+    assert len(out.read_bytes().splitlines()[1]) > 64 * 1024
+    assert main([*argv, "--matches", "2", "--resume"]) == 0
+    capsys.readouterr()
+    assert len(out.read_bytes().splitlines()) == 3
+
+
 # ------------------------------------------------------------------ the command and records
 
 

@@ -37,8 +37,9 @@ except ImportError:  # pragma: no cover - not on POSIX
     fcntl = None  # type: ignore[assignment]
 
 Trace = dict[str, Any]
-#: No line of a results file is longer (a trace is a few hundred bytes).
-MAX_LINE = 64 * 1024
+#: No line of a results file is longer: a hand's trace is a few hundred bytes, a match's
+#: row (``ddz match``) about 80 bytes a hand, and a match holds at most 1,000 hands.
+MAX_LINE = 1 << 20
 
 _count = {"type": "integer", "minimum": 0}
 _seat = {"type": ["integer", "null"], "minimum": 0}
@@ -170,13 +171,20 @@ class ResultsFile:
     # ------------------------------------------------------------------ writing
 
     def append(self, traces: list[Trace]) -> None:
-        """Append finished hands and flush them: once this returns, they survive a crash."""
+        """Append finished hands, straight to the file: once this returns, they survive a
+        crash. A write that fails (a full disk) is cut off again, so that no half-written
+        line stays behind the ones kept."""
         data = b"".join(json.dumps(t, separators=(",", ":")).encode("utf-8") + b"\n"
                         for t in traces)
+        fd = self._handle.fileno()
+        end = os.lseek(fd, 0, os.SEEK_END)
         try:
-            self._handle.write(data)
-            self._handle.flush()
+            rest = memoryview(data)
+            while rest:
+                rest = rest[os.write(fd, rest):]
         except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, end)
             raise UsageError(f"writing {self.path} failed: {exc.strerror or exc}") from None
         self.rows += len(traces)
 
