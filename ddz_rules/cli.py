@@ -19,6 +19,7 @@ one's ``--help``):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import logging
@@ -1682,27 +1683,82 @@ def _tell_the_user() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ddz`` command."""
     _tell_the_user()
+    stdout = sys.stdout
+    sys.stdout = _GuardedOutput(stdout)
     try:
         args = build_parser().parse_args(argv)
         _check_refusals(args)
         code: int = args.func(args)
+        sys.stdout.flush()
         return code
     except DdzError as exc:
         print(f"ddz: error: {exc.words(option)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except _OutputFailed as exc:
+        _silence_stdout()
+        print(f"ddz: error: writing to standard output failed: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM during a run
         kept = exc.args[0] if exc.args else None  # what a run kept (compare.run._kept)
         said = kept.words(option) if isinstance(kept, DdzError) else str(exc)
         print(f"ddz: interrupted{f'; {said}' if said else ''}", file=sys.stderr)
         return 130
     except Exception as exc:  # a bug: still one line, never a traceback
-        where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-        at = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
-        print(f"ddz: internal error: {type(exc).__name__}{at}: {exc} (a bug in ddz-rules; "
-              "please report it with the command that caused it)", file=sys.stderr)
-        return 3
+        return _internal_error(exc)
+    finally:
+        sys.stdout = stdout
+
+
+def _internal_error(exc: BaseException) -> int:
+    """Say in one line where a bug struck, never with a traceback; exit code 3."""
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    at = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
+    print(f"ddz: internal error: {type(exc).__name__}{at}: {exc} (a bug in ddz-rules; "
+          "please report it with the command that caused it)", file=sys.stderr)
+    return 3
+
+
+class _OutputFailed(OSError):
+    """Standard output refused what was written (a full disk behind a redirection)."""
+
+
+class _GuardedOutput:
+    """Standard output whose failures to write are told apart from a bug's: a full disk
+    behind ``> file`` is the user's to know, in one line."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _OutputFailed(exc.errno, exc.strerror) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _OutputFailed(exc.errno, exc.strerror) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _silence_stdout() -> None:
+    """Point standard output's file at the null device, so that what it still holds does
+    not fail again as the program exits."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
 
 
 def run() -> NoReturn:

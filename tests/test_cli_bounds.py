@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -122,3 +124,17 @@ def test_check_enumerates_a_table_within_the_limit_and_says_so(
     assert main(["check", ruleset_id]) == 0
     out = capsys.readouterr().out
     assert f"  {report['plays']} legal plays\n" in out and "not enumerated" not in out
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [["plays"], ["rules"], ["classify", "33"]])
+def test_a_full_disk_behind_standard_output_is_one_line_not_a_bug(argv: list[str]) -> None:
+    """``ddz plays > file`` on a full disk: the user is told in one line, exit 2; it is not
+    reported as a bug in ddz-rules, and nothing more fails as the program exits."""
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        done = subprocess.run([sys.executable, "-c", "from ddz_rules.cli import run; run()",
+                               *argv], stdout=full, stderr=subprocess.PIPE, text=True,
+                              check=False)
+    assert done.returncode == 2
+    assert done.stderr == ("ddz: error: writing to standard output failed: No space left on "
+                           "device\n")
