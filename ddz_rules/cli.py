@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import io
 import json
 import logging
@@ -117,6 +118,14 @@ def _path(text: str) -> str:
     """A file or folder option: any path but an empty one (which names nothing)."""
     if not text.strip():
         raise argparse.ArgumentTypeError(f"{text!r} is an empty path; name a file or folder")
+    try:
+        os.lstat(text)
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            shown = text if len(text) <= 60 else f"{text[:40]}...{text[-12:]}"
+            raise argparse.ArgumentTypeError(
+                f"{shown!r} ({len(text):,} characters) is a name longer than this system "
+                "allows") from None
     return text
 
 

@@ -45,6 +45,15 @@ def _failed(path: Path, exc: OSError, kept: Words) -> UsageError:
     return UsageError(f"writing {path} failed: {exc.strerror or exc}; ", *parts_of(kept))
 
 
+def _there(path: Path, kept: Words) -> bool:
+    """Whether anything has the name ``path`` (a link counts, dangling or not); a name the
+    system cannot look up (too long, say) is one line, as a failed write is."""
+    try:
+        return path.is_symlink() or path.exists()
+    except OSError as exc:
+        raise _failed(path, exc, kept) from None
+
+
 def _staged(path: Path, data: bytes, kept: Words) -> Path:
     """``data`` written and flushed to a fresh temporary file beside ``path``."""
     try:
@@ -67,7 +76,7 @@ def _staged(path: Path, data: bytes, kept: Words) -> Path:
 def write_whole(path: Path, text: str, kept: Words) -> None:
     """Write a file whole or not at all (a temporary file, then a rename); a failure is one
     line that names the file and says what was ``kept``. Only for a file this run created."""
-    if path.is_dir():
+    if _there(path, kept) and path.is_dir():
         raise UsageError(f"{path} is a folder; name a file (", *parts_of(kept), ")")
     part = _staged(path, text.encode("utf-8"), kept)
     try:
@@ -100,7 +109,7 @@ def write_new(path: Path, text: str | bytes, instead: Words,
         return UsageError(f"{path} already exists and holds something else; nothing was "
                           "overwritten: ", *parts_of(instead))
 
-    if path.is_symlink() or path.exists():
+    if _there(path, kept):
         if not path.is_dir() and same_bytes(path, data):
             return False
         raise taken()

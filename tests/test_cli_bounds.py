@@ -22,6 +22,7 @@ import pytest
 from ddz_rules import outputs
 from ddz_rules.cli import MAX_SIMULATED, main
 from ddz_rules.compare.run import MAX_HANDS, MAX_WORKERS
+from ddz_rules.errors import UsageError
 from ddz_rules.table import MAX_READINGS
 
 from .conftest import FIXTURES
@@ -138,3 +139,29 @@ def test_a_full_disk_behind_standard_output_is_one_line_not_a_bug(argv: list[str
     assert done.returncode == 2
     assert done.stderr == ("ddz: error: writing to standard output failed: No space left on "
                            "device\n")
+
+
+LONG_NAME = "a" * 300  # past the 255 bytes a file name may take on common file systems
+
+
+@pytest.mark.parametrize("argv", [
+    ["export", "--out", f"{LONG_NAME}.json", str(FIXTURES / "records" / "s1-bid-2-one-bomb.json")],
+    ["deals", "export", "--count", "2", f"{LONG_NAME}.jsonl"],
+    ["compare", "classic", "--hands", "2", "--bots", "random", "--out", f"{LONG_NAME}.jsonl"],
+    ["simulate", "--hands", "2", "--records", LONG_NAME],
+    ["play", "--autoplay", "--seed", "1", "--save", f"{LONG_NAME}.json"],
+])
+def test_a_file_name_longer_than_the_system_allows_is_one_line_before_any_work(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a name longer than this system allows" in err, err
+    assert LONG_NAME not in err  # the name is shown cut short, not echoed whole
+
+
+def test_writing_under_a_name_the_system_cannot_look_up_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"writing .* failed: File name too long; nothing"):
+        outputs.write_new(tmp_path / LONG_NAME, "text", "give a shorter name")
+    with pytest.raises(UsageError, match=r"writing .* failed: File name too long; nothing"):
+        outputs.write_whole(tmp_path / LONG_NAME, "text", "nothing was written")
+    assert not any(tmp_path.iterdir())
