@@ -124,6 +124,24 @@ def pack_ranks(ranks: Iterable[int]) -> int:
     return key
 
 
+def pack_held(ranks: Sequence[int], copies: Sequence[int]) -> int:
+    """:func:`pack_ranks` of cards read from a file, refusing more cards of a rank than the
+    deck's ``copies`` give it: past its field, a rank's count would carry into the next
+    rank's and read as other cards.
+
+    >>> key_text(pack_held([0, 0, 1], (4,) * 15))
+    '334'
+    >>> pack_held([0] * 5, (4,) * 15)
+    Traceback (most recent call last):
+    ddz_rules.errors.CardError: 5 cards of rank 3, where the deck holds 4
+    """
+    for rank, count in enumerate(counts_of(ranks)):
+        if count > copies[rank]:
+            raise CardError(f"{count} cards of rank {RANKS[rank]}, where the deck holds "
+                            f"{copies[rank]}")
+    return pack_ranks(ranks)
+
+
 def ranks_of(key: int) -> list[int]:
     """The rank index of every card in a packed card set, lowest first (the inverse of
     :func:`pack_ranks`).

@@ -36,13 +36,14 @@ import io
 import json
 import pickle
 import pickletools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from ddz_rules import cards
-from ddz_rules.errors import Named, RecordError, UsageError
+from ddz_rules.errors import CardError, Named, RecordError, UsageError
 from ddz_rules.game import Deal, deal
 from ddz_rules.inputs import read_bounded, strict_validator
 from ddz_rules.match import MAX_REDEALS
@@ -246,7 +247,8 @@ def _douzero_deal(ruleset: Ruleset, item: object, where: str, index: int) -> Dea
         said = (f"field {extra[0][:40]!r} is not DouZero's" if extra
                 else f"field {missing[0]} is missing")
         raise RecordError(f"{where}: {said}; a deal holds {', '.join(DOUZERO_FIELDS)}")
-    keys = {name: _douzero_cards(item[name], f"{where}: field {name}") for name in DOUZERO_FIELDS}
+    keys = {name: _douzero_cards(item[name], ruleset.copies, f"{where}: field {name}")
+            for name in DOUZERO_FIELDS}
     for name, size in zip(DOUZERO_FIELDS, (20, 17, 17, 3), strict=True):
         if cards.size(keys[name]) != size:
             raise RecordError(f"{where}: field {name}: {cards.size(keys[name])} cards, where "
@@ -272,7 +274,7 @@ def _douzero_deal(ruleset: Ruleset, item: object, where: str, index: int) -> Dea
     return deal_from_record(ruleset, record, where)
 
 
-def _douzero_cards(value: object, where: str) -> int:
+def _douzero_cards(value: object, copies: Sequence[int], where: str) -> int:
     if not isinstance(value, list):
         raise RecordError(f"{where}: a list of DouZero cards, not {type(value).__name__}")
     ranks = []
@@ -281,7 +283,10 @@ def _douzero_cards(value: object, where: str) -> int:
             raise RecordError(f"{where}: {str(card)[:20]!r} is not a DouZero card (3 to 14, "
                               "17, 20 or 30)")
         ranks.append(DOUZERO_RANK[card])
-    return cards.pack_ranks(ranks)
+    try:
+        return cards.pack_held(ranks, copies)
+    except CardError as exc:
+        raise RecordError(f"{where}: {exc}") from None
 
 
 def douzero_deals(ruleset: Ruleset, deals: list[Deal] | tuple[Deal, ...]

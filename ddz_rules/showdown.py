@@ -309,10 +309,9 @@ def _suited_cards(listed: list[str], where: str) -> list[str]:
 
 def _rank_cards(text: str, where: str) -> int:
     try:
-        ranks = cards.parse(text)
+        return cards.pack_held(cards.parse(text), load("classic").copies)
     except DdzError as exc:
         raise RecordError(f"{where}: {exc}") from None
-    return cards.pack_ranks(ranks)
 
 
 def _whole_deck(hands: list[list[str]], path: str, field: str) -> None:

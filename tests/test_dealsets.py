@@ -106,6 +106,8 @@ def test_douzero_deals_are_refused_where_the_ruleset_deals_otherwise(ruleset_id:
     ("card-twice.pkl", "deal 1: landlord, landlord_up and landlord_down are not the 54-card "
                        "deck (wrong count of 3, R)"),
     ("append-to-dict.pkl", "not a whole pickle of lists and dicts"),
+    # 32 cards of a rank would carry into the next rank's count and read as one card of it
+    ("rank-overflow.pkl", "deal 0: field landlord: 34 cards of rank 3, where the deck holds 4"),
 ])
 def test_hostile_douzero_pickles_get_one_line(fixture: str, said: str,
                                               capsys: pytest.CaptureFixture[str]) -> None:

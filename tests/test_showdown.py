@@ -134,6 +134,20 @@ def test_hostile_replays_get_one_line(fixture: str, said: str,
     assert said in err
 
 
+@pytest.mark.parametrize(("fixture", "said"), [
+    ("trace-rank-overflow.json", "field hand_cards.2: 32 cards of rank B, where the deck holds 1"),
+    ("trace-kitty-overflow.json", "field seen_cards: 33 cards of rank 7, where the deck holds 4"),
+    ("trace-play-overflow.json", "field trace.0: 33 cards of rank 7, where the deck holds 4"),
+])
+def test_an_rlcard_trace_with_more_cards_of_a_rank_than_the_deck_is_refused(
+        fixture: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Counts past a rank's field would carry into the next rank and read as other cards."""
+    path = str(FIXTURES / fixture)
+    assert main(["import", "--format", "rlcard-trace", path]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"ddz: error: {path}: ") and said in err
+
+
 def test_a_hand_without_a_landlord_has_no_replay(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     path = records_of("run-fast", tmp_path, 1)[0]
