@@ -511,7 +511,8 @@ def _solution_text(solution: Solution) -> str:
                      + "; ".join(missing) + more)
     if solution.line:
         lines.append("  a line: " + ", ".join(step_text(s) for s in solution.line))
-    lines.append(f"  {solution.positions:,} positions searched in {solution.seconds:.3f} s "
+    lines.append(f"  {solution.positions:,} position{'' if solution.positions == 1 else 's'} "
+                 f"searched in {solution.seconds:.3f} s "
                  f"({solution.engine})")
     return "\n".join(lines)
 

@@ -458,15 +458,20 @@ def fits(table: PlayTable, wild: Wild, hand: int, most: int) -> bool:
         return False
     leads = table.leads(hand, wild)
     play = any(p.key == hand for p in leads)
+    # the order of the plays does not matter, and one of them holds the lowest card: only
+    # those are tried first, which keeps a hand with wild cards (thousands of leads) cheap
+    low = (hand & -hand).bit_length() - 1
+    low -= low % cards.FIELD_BITS
     found = play or (most > 1 and any(fits(table, wild, hand - p.key, most - 1)
-                                      for p in leads))
+                                      for p in leads if p.key >> low & cards.FIELD_MASK))
     if len(known) >= FITS_HANDS:
         known.clear()
     known[(wild, hand)] = (least, 1 if play else most) if found else (most + 1, most_known)
     return found
 
 
-def quick_win(position: Position, steps: Sequence[Step]) -> bool:
+def quick_win(position: Position, steps: Sequence[Step],
+              tick: Callable[[], None] | None = None) -> bool:
     """Whether the seat to act wins at once, whatever anyone does: it can go out by at most
     :data:`QUICK_DEPTH` plays that no opponent can beat, then one more (leading, from its hand;
     answering, after one of ``steps``, its moves, that goes out or that no opponent can beat).
@@ -475,6 +480,9 @@ def quick_win(position: Position, steps: Sequence[Step]) -> bool:
     partner to beat, or forbid a play of the chain), so that it settles a position as the
     search would; the search asks it of every position before trying a move, which resolves
     most of the last plays of a hand without searching them. The compiled search's twin.
+    ``tick`` is called before each hand is counted (:func:`fits`): the search's clock, since
+    with wild cards a hand has thousands of leads and one position's quick win can take
+    seconds.
 
     >>> from ddz_rules.ruleset import load
     >>> rules = load("classic")
@@ -501,6 +509,8 @@ def quick_win(position: Position, steps: Sequence[Step]) -> bool:
     goal = position.goal(seat)
 
     def may_finish(hand: int, depth: int) -> bool:
+        if tick is not None:
+            tick()
         return goal > 0 or fits(table, wild, hand, depth + 1)
 
     def out_by(hand: int, depth: int) -> bool:  # asked where may_finish(hand, depth) holds
@@ -577,8 +587,7 @@ class PythonSearch:
             raise OutOfBudget("positions")
         # the clock at every position: it costs little beside a position of this search,
         # and one position of a whole deal with wild cards can take milliseconds
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise OutOfBudget("seconds")
+        self._tick()
         key = self.key(position, side)
         known = self.table.get(key)
         if known is not None:
@@ -586,7 +595,7 @@ class PythonSearch:
         mover = position.team[position.to_act]
         want = mover == side  # the answer that settles this position at once
         steps = moves(position, self.order)
-        if quick_win(position, steps):
+        if quick_win(position, steps, self._tick):
             found = want
         else:
             nexts = [after(position, step) for step in steps]
@@ -599,6 +608,11 @@ class PythonSearch:
             self.table.popitem(last=False)
         self.table[key] = found
         return found
+
+    def _tick(self) -> None:
+        """Stop once past the deadline."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise OutOfBudget("seconds")
 
     def _tries(self, nexts: Sequence[Position | int], side: int, want: bool,
                rounds: tuple[int, ...]) -> bool:

@@ -201,6 +201,28 @@ def test_the_advantage_line_moves_the_peasants_goal() -> None:
     assert solve(Position.from_text(ruleset, "5 5 K K/7 7 9", 1)).wins is False
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["classic", "laizi"]), st.randoms(use_true_random=False),
+       st.integers(min_value=1, max_value=9), st.integers(min_value=1, max_value=4))
+def test_a_hand_is_counted_out_alike_whichever_play_takes_its_lowest_card_first(
+        ruleset_id: str, rng: random.Random, size: int, most: int) -> None:
+    """``fits`` tries only the leads holding the hand's lowest card, since one play of any
+    way out holds it and their order does not matter: it must agree with trying every lead,
+    with wild cards too (where a hand has thousands of leads)."""
+    ruleset = load(ruleset_id)
+    table = compile_table(ruleset)
+    deck = [r for r, n in enumerate(ruleset.copies) for _ in range(n)]
+    hand = cards.pack_ranks(rng.sample(deck, size))
+    wild = (rng.choice(cards.ranks_of(hand)),) if ruleset.wild_drawn else ()
+
+    def every_lead(hand: int, most: int) -> bool:
+        leads = table.leads(hand, wild)
+        return any(p.key == hand for p in leads) or (
+            most > 1 and any(every_lead(hand - p.key, most - 1) for p in leads))
+
+    assert solver.fits(table, wild, hand, most) is every_lead(hand, most)
+
+
 def test_wild_cards_give_each_reading_its_own_move() -> None:
     position = Position.from_text(load("laizi"), "3 3 5/4/6", 0, wild="5")
     solution = solve(position)
