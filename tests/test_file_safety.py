@@ -374,3 +374,28 @@ def test_compare_plots_never_overwrite_a_chart_file_the_run_did_not_make(
     drawn = {p.name: p.read_bytes() for p in fresh.iterdir()}
     assert "landlord_win.png" in drawn and not any(p.name.endswith(".part")
                                                    for p in fresh.iterdir())
+
+
+def test_compare_charts_are_all_written_or_none_when_the_disk_fills(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The disk fills at the second chart: the first, which this run wrote, is removed, so
+    the folder is as it was and the one line saying nothing was written is true."""
+    from ddz_rules.compare import report
+
+    charts = tmp_path / "charts"
+    real_write_new = report.write_new
+    calls = {"n": 0}
+
+    def full_at_the_second(path: Path, data: bytes, instead: Any) -> bool:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise UsageError(f"writing {path} failed: No space left on device; nothing was "
+                             "written")
+        return real_write_new(path, data, instead)
+
+    monkeypatch.setattr(report, "write_new", full_at_the_second)
+    assert main(["compare", "classic", "--hands", "4", "--bots", "random", "--no-progress",
+                 "--plots", str(charts)]) == 2
+    assert "No space left on device; nothing was written" in capsys.readouterr().err
+    assert calls["n"] == 2 and not list(charts.iterdir())

@@ -265,10 +265,22 @@ def run_line(run: dict[str, Any]) -> str:
 def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
     """PNG charts: each main measure per ruleset, the differences, the multiplier's spread.
 
-    Every chart names the run it comes from. Intervals are 95%.
+    Every chart names the run it comes from. Intervals are 95%. All or none: where one
+    chart cannot be written (a full disk), those this call wrote before it are removed.
     """
     plt = pyplot()
     check_plots_folder(folder)
+    created: list[Path] = []
+    try:
+        return _charts(plt, summary, folder, created)
+    except BaseException:
+        for path in created:
+            path.unlink(missing_ok=True)
+        raise
+
+
+def _charts(plt: Any, summary: dict[str, Any], folder: Path, created: list[Path]) -> list[Path]:
+    """The charts of :func:`plots`, each file this call creates listed in ``created``."""
     names = list(summary["rulesets"])
     subtitle = run_line(summary["run"])
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -282,8 +294,9 @@ def plots(summary: dict[str, Any], folder: Path) -> list[Path]:
         image = io.BytesIO()
         fig.savefig(image, format="png", dpi=110)
         plt.close(fig)
-        write_new(path, image.getvalue(),
-                  ("remove it, or give ", Named("plots"), " a folder of its own"))
+        if write_new(path, image.getvalue(),
+                     ("remove it, or give ", Named("plots"), " a folder of its own")):
+            created.append(path)
         written.append(path)
 
     charted = MATCH_TABLE if summary.get("kind") == "matches" else tuple(
