@@ -399,3 +399,28 @@ def test_compare_charts_are_all_written_or_none_when_the_disk_fills(
                  "--plots", str(charts)]) == 2
     assert "No space left on device; nothing was written" in capsys.readouterr().err
     assert calls["n"] == 2 and not list(charts.iterdir())
+
+
+def test_a_first_save_the_disk_refuses_leaves_no_side_file_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The side file (who plays which seat) is written before the save; where the save then
+    fails, it is removed again, so the same name serves the next game, with other seats."""
+    from ddz_rules.play import session
+
+    save = tmp_path / "game.json"
+    real_write_new = session.write_new
+
+    def full_for_the_save(path: Path, text: str, instead: Any, kept: Any = "") -> bool:
+        if path == save:
+            raise UsageError(f"writing {path} failed: No space left on device; {kept}")
+        return real_write_new(path, text, instead, kept)
+
+    monkeypatch.setattr(session, "write_new", full_for_the_save)
+    assert main(["play", "--autoplay", "--seed", "1", "--save", str(save)]) == 2
+    assert "No space left on device; the hand was not saved" in capsys.readouterr().err
+    assert not list(tmp_path.glob("game.json*"))
+    monkeypatch.setattr(session, "write_new", real_write_new)
+    assert main(["play", "--autoplay", "--seed", "1", "--seat", "1", "--save", str(save)]) == 0
+    capsys.readouterr()
+    assert save.exists() and session.sidecar_path(save).exists()

@@ -44,9 +44,9 @@ from ddz_rules.play.session import (
     check_players,
     check_resumed,
     check_save,
+    first_save,
     open_session,
     saved_seats,
-    start_save,
     write_save,
 )
 from ddz_rules.records import (
@@ -369,12 +369,22 @@ class MatchSession:
         path = self.save_path
         if path is None:
             return
-        first = self._ruleset_name is None
-        if first:
-            self._ruleset_name = start_save(path, self.ruleset, self.seat, self.bots,
-                                            self.hint_level, "match")
-            self.finished = [{**r, "ruleset": self._ruleset_name} for r in self.finished]
-        write_save(path, record_text(self.record(), path), first, "match")
+        if self._ruleset_name is None:
+            finished = self.finished
+
+            def text_of(name: str) -> str:
+                self._ruleset_name = name
+                self.finished = [{**r, "ruleset": name} for r in finished]
+                return record_text(self.record(), path)
+
+            try:
+                first_save(path, self.ruleset, self.seat, self.bots, self.hint_level,
+                           "match", text_of)
+            except BaseException:
+                self._ruleset_name, self.finished = None, finished
+                raise
+            return
+        write_save(path, record_text(self.record(), path), False, "match")
 
     def to_json(self) -> dict[str, Any]:
         """The match as ``ddz play --match --json`` prints it (the fields of ``ddz match``)."""

@@ -442,11 +442,15 @@ class Session:
         if self.save_path is None:
             return
         path = self.save_path
-        first = self._ruleset_name is None
-        if first:
-            self._ruleset_name = start_save(path, self.hand.ruleset, self.seat, self.bots,
-                                            self.hint_level, "hand")
-        write_save(path, record_text(self.record(), path), first, "hand")
+        if self._ruleset_name is None:
+
+            def text_of(name: str) -> str:
+                return record_text({**self.record(), "ruleset": name}, path)
+
+            self._ruleset_name = first_save(path, self.hand.ruleset, self.seat, self.bots,
+                                            self.hint_level, "hand", text_of)
+            return
+        write_save(path, record_text(self.record(), path), False, "hand")
 
     # ------------------------------------------------------------ state
 
@@ -1193,27 +1197,43 @@ def saved_seats(path: Path, seat: int | None, bots: str | None, hint_level: str 
     return chosen_seat, chosen_bots, hint_level or (side["hint"] if side else "medium")
 
 
-def start_save(path: Path, ruleset: Ruleset, seat: int, bots: str, hint_level: str,
-               what: str) -> str:
-    """Before a game's first save: its folder made, who plays which seat written beside it
-    (``NAME.play.json``), and the name its records give the ruleset (:func:`_ruleset_name`),
-    which is returned. ``what`` is ``hand`` or ``match``, for the messages."""
+def first_save(path: Path, ruleset: Ruleset, seat: int, bots: str, hint_level: str,
+               what: str, text_of: Callable[[str], str]) -> str:
+    """A game's first save: its folder made, who plays which seat written beside it
+    (``NAME.play.json``), then the save, ``text_of`` the name its records give the ruleset
+    (:func:`_ruleset_name`), which is returned. ``what`` is ``hand`` or ``match``, for the
+    messages. Where the save fails (a full disk), the side file written for it is removed
+    again: a side file naming no save would refuse the next game saved under that name."""
+    name, side_made = _start_save(path, ruleset, seat, bots, hint_level, what)
+    try:
+        write_save(path, text_of(name), True, what)
+    except BaseException:
+        if side_made:
+            sidecar_path(path).unlink(missing_ok=True)
+        raise
+    return name
+
+
+def _start_save(path: Path, ruleset: Ruleset, seat: int, bots: str, hint_level: str,
+                what: str) -> tuple[str, bool]:
+    """The folder of a first save made and its side file written: the ruleset's name in
+    the records, and whether the side file is new (not one of the same bytes found there)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"{path}: cannot create its folder: {exc.strerror or exc}") from None
     name = _ruleset_name(path.parent, ruleset, what)
     side = {"ddz_play": 1, "save": path.name, "seat": seat, "bots": bots, "hint": hint_level}
-    write_new(sidecar_path(path), json.dumps(side) + "\n",
-              (f"it is not the side file of a new {what} saved as {path}; give ",
-               Named("save"), " another file"), f"the {what} was not saved")
-    return name
+    made = write_new(sidecar_path(path), json.dumps(side) + "\n",
+                     (f"it is not the side file of a new {what} saved as {path}; give ",
+                      Named("save"), " another file"), f"the {what} was not saved")
+    return name, made
 
 
 def write_save(path: Path, text: str, first: bool, what: str) -> None:
     """Write a game's save: the first time as a new file (:func:`write_new`: a file there is
     never overwritten), then over the file this game made, or resumed from."""
-    kept = f"the {what} goes on unsaved"
+    kept = f"the {what} was not saved" if first else f"the {what} goes on unsaved"
     if first:
         write_new(path, text, ("continue that game with 'ddz play ", Named("resume"),
                                f" {path}', or give ", Named("save"), " another file"), kept)
