@@ -171,6 +171,11 @@ def test_a_record_sent_from_the_lobby_opens_a_replay_page(client: TestClient) ->
     (b"[" * 5000 + b"]" * 5000, JSON, 400, "the record sent"),
     (json.dumps({**json.loads(HAND.read_text()), "ruleset": "../../etc/x.yaml"}).encode(),
      JSON, 400, "a record sent from the lobby names a bundled ruleset"),
+    # records that parse but cannot be opened are refused when sent, not when first shown
+    (json.dumps({**json.loads(HAND.read_text()), "first_bidder": 7}).encode(),
+     JSON, 400, "the record sent: field first_bidder"),
+    (json.dumps({**json.loads(HAND.read_text()), "seed": 12345}).encode(),
+     JSON, 400, "the record sent"),
 ])
 def test_a_bad_record_sent_is_refused_in_one_line(client: TestClient, body: bytes,
                                                   headers: dict[str, str], status: int,

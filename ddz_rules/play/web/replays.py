@@ -234,8 +234,9 @@ class Replays:
         if named not in bundled_ids():
             raise UsageError(f"{where}: field ruleset: {str(named)[:60]!r}; a record sent "
                              f"from the lobby names a bundled ruleset ({', '.join(bundled_ids())})")
-        replay_id = "sent-" + secrets.token_urlsafe(9)
-        return self._hold(ReplayFile(replay_id, record, where, where))
+        replay = ReplayFile("sent-" + secrets.token_urlsafe(9), record, where, where)
+        replay.summary()  # a record that cannot be opened is refused now, not held to fail
+        return self._hold(replay)
 
     def listed(self) -> list[dict[str, Any]]:
         """The replays to offer in the lobby: the files named at start, then the games
