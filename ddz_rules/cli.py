@@ -730,12 +730,16 @@ def _first_out_text(payload: dict[str, Any], seed: int) -> str:
     ])
 
 
+#: ``ddz compare --match-levels``: matches per ruleset unless ``--matches`` says.
+MATCHES_COMPARED = 200
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     from ddz_rules.compare import report
     from ddz_rules.compare.run import RunSpec, execute
 
     hands = args.hands if args.hands is not None or args.deals else 1000
-    spec = RunSpec(tuple(args.rulesets), hands, args.bots, args.seed, args.open_hand,
+    spec = RunSpec(tuple(args.rulesets), hands, args.bots or "medium", args.seed, args.open_hand,
                    args.deals, args.deals_format, args.whole_positions)
     versus = _match_levels(args)
     if versus is None:
@@ -833,7 +837,8 @@ def _match_levels(args: argparse.Namespace) -> Any:
     if len(levels) != 2:
         raise UsageError(f"--match-levels takes two levels, the stronger first, such as "
                          f"medium,standard; got {args.match_levels!r}")
-    return MatchComparison(tuple(args.rulesets), levels[0], levels[1], args.matches, args.seed)
+    return MatchComparison(tuple(args.rulesets), levels[0], levels[1],
+                           MATCHES_COMPARED if args.matches is None else args.matches, args.seed)
 
 
 def _match_json(row: dict[str, Any], seed: int) -> dict[str, Any]:
@@ -957,8 +962,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         require_textual()
         ready = require_terminal
-    game = open_game(args.ruleset, args.seat, args.bots, args.seed, args.hint, args.save,
-                     args.no_save, args.resume, args.autoplay, args.match, ready)
+    game = open_game(args.ruleset or "classic", args.seat, args.bots, args.seed, args.hint,
+                     args.save, args.no_save, args.resume, args.autoplay, args.match, ready)
     thrown: list[str] = []
     if args.autoplay:
         if isinstance(game, MatchSession):
@@ -1033,7 +1038,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.relink is not None and args.timer is not None:
         raise UsageError("--relink and --timer: choose one (--relink deals no new table)")
     require_web()
-    ruleset = load(args.ruleset)
+    ruleset = load(args.ruleset or "classic")
     seat = 0 if args.seat is None else args.seat
     check_players(ruleset, seat)
     bots = args.bots or "standard"
@@ -1542,7 +1547,7 @@ def _run_commands(add: Add) -> None:
     p.add_argument("--hands", type=int, help="hands per ruleset (default 1000, or every deal "
                    "of --deals)")
     _deals_options(p)
-    p.add_argument("--bots", default="medium", help="bot level for every seat: random, "
+    p.add_argument("--bots", help="bot level for every seat: random, "
                    "standard, medium, extreme (default medium: it bids and plays to the "
                    "ruleset's stakes)")
     p.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
@@ -1553,8 +1558,8 @@ def _run_commands(add: Add) -> None:
     p.add_argument("--match-levels", metavar="STRONGER,WEAKER",
                    help="compare whole matches instead of hands: the stronger level in one "
                    "seat, the weaker in the others (the match measures)")
-    p.add_argument("--matches", type=int, default=200,
-                   help="matches per ruleset with --match-levels (default 200)")
+    p.add_argument("--matches", type=int,
+                   help=f"matches per ruleset with --match-levels (default {MATCHES_COMPARED})")
     p.add_argument("--open-hand", action="store_true",
                    help="judge each hand with every card open: its endgame, and its whole "
                    "deal as the play begins where the search answers it within a million "
@@ -1568,6 +1573,13 @@ def _run_commands(add: Add) -> None:
                    "machine)")
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar")
+    refuse(p, lambda a: a.matches is not None and a.match_levels is None,
+           "--matches counts the matches of --match-levels; give both, or --hands alone")
+    refuse(p, lambda a: a.match_levels is not None and (
+        a.hands is not None or a.bots is not None or a.deals is not None or a.open_hand
+        or a.whole_positions is not None),
+           "--match-levels plays whole matches with its own two levels, so --hands, --bots, "
+           "--deals, --open-hand and --whole-positions cannot be given with it")
     p = add("match", cmd_match, "Play whole matches (the ruleset's match rules) with a bot "
             "level per seat; one match hand by hand, or many summarised.", ruleset=True)
     p.add_argument("--bots", default="standard", metavar="LEVEL[,LEVEL,...]",
@@ -1608,6 +1620,9 @@ def _play_command(add: Add) -> None:
             "bots play the others, through the auction and the play, in the terminal or a "
             "browser (needs Textual: pip install 'ddz-rules[play]'). The game is saved after "
             "every action as a hand record, or a match record.", ruleset=True)
+    p.set_defaults(ruleset=None)  # classic, unless a resumed game's record names another
+    refuse(p, lambda a: a.resume is not None and a.ruleset is not None,
+           "--resume FILE plays the ruleset its record names; leave out --ruleset")
     p.add_argument("--seat", type=int, metavar="N", help="your seat (default 0)")
     p.add_argument("--bots", metavar="LEVEL", help="the other seats' bot level: random, "
                    "standard, medium, extreme (default standard)")

@@ -553,6 +553,9 @@ def load(name_or_path: str) -> Ruleset:
     """
     if "\0" in name_or_path:
         raise UsageError(f"ruleset {name_or_path!r}: a name or path cannot hold a NUL byte")
+    if not name_or_path.strip():
+        raise UsageError(f"ruleset {name_or_path!r}: an empty name; give a bundled ruleset's "
+                         "id or a ruleset file's path")
     if names_a_file(name_or_path):
         path = Path(name_or_path)
         shown = str(path)

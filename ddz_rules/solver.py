@@ -312,6 +312,10 @@ def check(position: Position) -> None:
             if not 0 <= partner < n or partner == position.landlord:
                 raise UsageError(Named("partner"), f" {partner}: a seat other than the "
                                  f"landlord's, 0 to {n - 1}")
+        elif position.partner is not None:
+            raise UsageError(Named("partner"), f" {position.partner}: {ruleset.id} gives the "
+                             "landlord no partner (teams.partner none); the peasants play "
+                             "together against him")
     elif position.landlord is not None or position.partner is not None:
         raise UsageError(Named("landlord"), f": {ruleset.id} has no landlord (teams.sides "
                          "each_alone); every player plays alone")

@@ -486,3 +486,16 @@ def test_kill_and_resume_cycles_lose_no_hand_and_count_none_twice(tmp_path: Path
     by_key = {(r["ruleset"], r["index"]): r for r in rows}
     assert all(by_key[(name, t["index"])] == t for name in reference for t in reference[name])
     assert summary["rulesets"]["classic"]["landlord_win"]["n"] == 400
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--matches", "3", "--hands", "2"], "--matches counts the matches of --match-levels"),
+    (["--match-levels", "medium,standard", "--hands", "3"],
+     "--match-levels plays whole matches with its own two levels, so --hands, --bots"),
+    (["--match-levels", "medium,standard", "--bots", "random"], "so --hands, --bots"),
+    (["--match-levels", "medium,standard", "--open-hand"], "--open-hand"),
+])
+def test_options_a_comparison_would_ignore_are_refused_before_playing(
+        argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", "classic", "--no-progress", *argv]) == 2
+    _one_line_error(capsys, words)

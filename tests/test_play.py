@@ -294,6 +294,17 @@ def test_resume_refuses_other_seats_and_bad_files(tmp_path: Path) -> None:
     assert Session.resume(path, seat=1, bots="standard").seat == 1
 
 
+def test_a_resumed_game_plays_the_ruleset_its_record_names_and_refuses_another(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    Session.new(load("two-player"), seat=0, seed=2, save=path)
+    assert main(["play", "--resume", str(path), "-r", "four-player", "--autoplay"]) == 2
+    assert capsys.readouterr().err == ("ddz: error: --resume FILE plays the ruleset its record "
+                                       "names; leave out --ruleset\n")
+    assert main(["play", "--resume", str(path), "--autoplay"]) == 0
+    assert "two-player" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("ruleset", ["classic", "two-player", "marked-card", "turned-card",
                                      "happy", "no-kitty"])
 def test_a_whole_hand_through_the_session_replays_valid(ruleset: str, tmp_path: Path) -> None:

@@ -50,6 +50,16 @@ def test_bad_ruleset_exits_2_without_traceback(name: str,
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("argv", [["check", ""], ["classify", "-r", " ", "33"],
+                                  ["diff", "", "classic"]])
+def test_an_empty_ruleset_name_is_named_as_such(argv: list[str],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Not read as the working directory ('.: is a directory, not a file')."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "an empty name; give a bundled ruleset's id" in err
+
+
 def test_oversized_file_is_refused_unread(tmp_path: Path) -> None:
     big = tmp_path / "big.yaml"
     big.write_text("id: big\n" + "# padding\n" * (MAX_FILE_BYTES // 10 + 1))

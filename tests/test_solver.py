@@ -614,6 +614,8 @@ def test_ctrl_c_stops_a_whole_deal_with_one_line_and_exit_130(
     (["--hands", "33/44", "--to", "0", "--memory", "1e12"],
      "--memory 1e+12: more than this machine's"),
     (["--hands", "/44", "--to", "0"], "seat 0's hand is empty"),
+    (["-r", "classic", "--hands", "3/4/5", "--to", "0", "--partner", "2"],
+     "--partner 2: classic gives the landlord no partner"),
     (["-r", "two-player", "--hands", "55667788/6789T", "--to", "0", "--robs", "-1"],
      "--robs -1: the robs made, 0 or more"),
     (["--hands", "33/44", "--to", "0", "--first"],
