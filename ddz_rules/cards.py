@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from ddz_rules.errors import CardError
+from ddz_rules.errors import CardError, quoted
 
 #: Rank characters from lowest to highest; ``B`` is the small joker, ``R`` the big one.
 RANKS = "3456789TJQKA2BR"
@@ -61,7 +61,7 @@ def parse(cards: str) -> tuple[int, ...]:
     if ambiguous:
         word = ambiguous.group(0)
         raise CardError(
-            f"{word!r} in {cards!r} is ambiguous: it would read as {word[0].upper()} "
+            f"{word!r} in {quoted(cards)} is ambiguous: it would read as {word[0].upper()} "
             f"({_NAMES[word[0].upper()]}) + J (jack), but is often written "
             "for a joker; write the jokers as B (small) and R (big), and separate the cards "
             f"('{word[0].upper()} J') if you mean a joker and a jack")
@@ -75,7 +75,7 @@ def parse(cards: str) -> tuple[int, ...]:
         if rank not in RANK_INDEX:
             hint = f" ({_OTHER_NOTATIONS[rank]})" if rank in _OTHER_NOTATIONS else ""
             raise CardError(
-                f"bad card {token!r} in {cards!r}{hint}: expected one of "
+                f"bad card {token!r} in {quoted(cards)}{hint}: expected one of "
                 "3 4 5 6 7 8 9 10 (or T) J Q K A 2 B (small joker) R (big joker)"
             )
         ranks.append(RANK_INDEX[rank])

@@ -21,6 +21,19 @@ class Named:
 Words = str | tuple["str | Named", ...]
 
 
+def quoted(text: str, most: int = 60) -> str:
+    """``text`` as an error message quotes it (``repr``), cut in the middle past ``most``
+    characters, so that a huge input does not make a huge line.
+
+    >>> print(quoted("3" * 100, 20))
+    '3333333333333...3333' (100 characters)
+    """
+    if len(text) <= most:
+        return repr(text)
+    return f"{text[:most * 2 // 3]!r}...{text[-(most // 5):]!r} ({len(text):,} characters)" \
+        .replace("'...'", "...")
+
+
 def parts_of(words: Words) -> tuple[str | Named, ...]:
     """The parts of a message (:data:`Words`), to build an error from."""
     return (words,) if isinstance(words, str) else words
