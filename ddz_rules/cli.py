@@ -1439,21 +1439,23 @@ def cmd_botzone(args: argparse.Namespace) -> int:
         stream: Any = io.BytesIO(whole)
     else:
         stream = sys.stdin.buffer
+    where = args.input or "input"
 
     def read_line() -> str:
         raw: bytes = (stream.readline(MAX_INPUT_BYTES + 1) if args.keep_running
                       else stream.read(MAX_INPUT_BYTES + 1))
         if len(raw) > MAX_INPUT_BYTES:
-            raise RecordError(f"input: over {MAX_INPUT_BYTES} bytes; a Botzone input is smaller")
+            raise RecordError(f"{where}: over {MAX_INPUT_BYTES} bytes; a Botzone input is "
+                              "smaller")
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise RecordError(f"input: not UTF-8 text (byte {exc.start})") from None
+            raise RecordError(f"{where}: not UTF-8 text (byte {exc.start})") from None
 
     def write(line: str) -> None:
         print(line, flush=True)
 
-    main_loop(read_line, write, args.level, args.ruleset, args.seed, args.keep_running)
+    main_loop(read_line, write, args.level, args.ruleset, args.seed, args.keep_running, where)
     return 0
 
 

@@ -109,10 +109,10 @@ def fit(ruleset: Ruleset) -> str | None:
     """Why a hand of ``ruleset`` has no rlcard-showdown replay (None where it has): the
     viewer shows three seats, one landlord against two peasants, with the 54-card deck."""
     if not ruleset.has_landlord or ruleset.players != 3 or ruleset.partner_rule != "none":
-        return "the viewer shows three seats, a landlord against two peasants"
+        return "RLCard's game (and its viewer) has three seats, a landlord against two peasants"
     why = common_deal_fit(ruleset)
-    return None if why is None else f"the viewer shows hands of 17 and 20 from the 54-card " \
-        f"deck, and {why}"
+    return None if why is None else "RLCard's game (and its viewer) deals hands of 17 and " \
+        f"20 from the 54-card deck, and {why}"
 
 
 # ------------------------------------------------------------------------- export
@@ -291,7 +291,7 @@ def _from_trace(data: dict[str, Any], path: str, ruleset_name: str | None,
             raise RecordError(f"{where}: player {seat} plays {action} but does not hold it")
         left[seat] -= key
         moves.append(key)
-    return _record(path, ruleset_name, ranks, landlord, kitty, moves, {})
+    return _record(path, ruleset_name, ranks, landlord, kitty, moves, {}, game="an RLCard")
 
 
 def _key(card: str) -> int:
@@ -361,7 +361,8 @@ def _kitty(text: str | None, landlord: int, path: str, field: str | None) -> int
 
 def _record(path: str, ruleset_name: str | None, ranks: list[int], landlord: int, kitty: int,
             moves: list[int | None], ours: dict[str, Any],
-            readings: list[str | None] | None = None) -> Imported:
+            readings: list[str | None] | None = None, game: str = "an rlcard-showdown"
+            ) -> Imported:
     """The hand record of a landlord's game: its deal, an auction, and the moves as played,
     each play written with its reading where the replay names one (an export does, for
     cards that read several ways), else as the first reading the ruleset allows."""
@@ -369,7 +370,7 @@ def _record(path: str, ruleset_name: str | None, ranks: list[int], landlord: int
     ruleset = load(name)
     why = fit(ruleset)
     if why:
-        raise UsageError(f"ruleset {ruleset.id} cannot play an rlcard-showdown game: {why}")
+        raise UsageError(f"ruleset {ruleset.id} cannot play {game} game: {why}")
     if cards.size(ranks[landlord]) != 20 or any(
             cards.size(ranks[s]) != 17 for s in range(3) if s != landlord):
         raise RecordError(f"{path}: the landlord holds {cards.size(ranks[landlord])} cards and "

@@ -120,6 +120,18 @@ def test_hostile_inputs_get_one_line_and_no_answer(fixture: str, said: str,
     assert said in captured.err
 
 
+@pytest.mark.parametrize(("fixture", "said"), [
+    ("card-twice.json", "field requests.0.own: card 19 appears twice"),
+    ("truncated.json", "not JSON"),
+])
+def test_an_input_read_from_a_file_is_named_by_the_file(
+        fixture: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(FIXTURES / fixture)
+    assert main(["botzone", path]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"ddz: error: {path}") and said in err
+
+
 def test_a_request_of_another_game_is_refused_under_a_ruleset_that_cannot_deal_it() -> None:
     text = (FIXTURES / "ftl1-landlord-leads.json").read_text()
     with pytest.raises(UsageError, match="does not deal Botzone's game"):

@@ -335,7 +335,7 @@ def test_the_stronger_level_rotates_through_the_seats() -> None:
 
 
 @pytest.mark.parametrize(("argv", "words"), [
-    (["--match-levels", "medium,medium"], "names medium twice"),
+    (["--match-levels", "medium,medium"], "names 'medium' twice"),
     (["--match-levels", "medium"], "takes two levels"),
     (["--match-levels", "medium,genius"], "unknown bot level 'genius'"),
     (["--match-levels", "medium,random", "--matches", "0"], "--matches must be between"),

@@ -339,16 +339,17 @@ def _hand(rules: Ruleset, known: dict[int, list[int]], public: list[int],
 
 
 def main_loop(read_line: Any, write: Any, level: str, ruleset: str | None, seed: int | None,
-              keep_running: bool) -> None:
+              keep_running: bool, where: str = "input") -> None:
     """Answer one input, or (``keep_running``) answer it and every bare request that
-    follows, one line each, as a long-running Botzone bot does."""
+    follows, one line each, as a long-running Botzone bot does. ``where`` names the input
+    in errors: its file, or ``input`` where it is standard input."""
     text = read_line()
     if not text.strip():
-        raise RecordError("input: empty; a Botzone input is one line of JSON")
-    requests, responses = read_input(text)
+        raise RecordError(f"{where}: empty; a Botzone input is one line of JSON")
+    requests, responses = read_input(text, where)
     while True:
         value = respond(json.dumps({"requests": requests, "responses": responses}), level,
-                        ruleset, seed)
+                        ruleset, seed, where)
         write(json.dumps({"response": value}))
         if not keep_running:
             return

@@ -306,9 +306,8 @@ class MatchComparison:
     @cached_property
     def _entrants(self) -> tuple[Entrant, ...]:
         if self.stronger == self.weaker:
-            raise UsageError(Named("match_levels"), f" names {self.stronger} twice; name a "
-                             "stronger "
-                             "and a weaker level, such as medium,standard")
+            raise UsageError(Named("match_levels"), f" names {self.stronger!r} twice; name "
+                             "a stronger and a weaker level, such as medium,standard")
         check_matches(self.matches)
         entrants = self.run_spec.resolve()
         for entrant in entrants:

@@ -85,6 +85,15 @@ class RowKind:
     format: str
     schema: dict[str, Any]
 
+    @property
+    def command(self) -> str:
+        """The command whose results file this is, from its format's name.
+
+        >>> TRACES.command
+        'ddz compare'
+        """
+        return "ddz " + self.format.split("-")[1]
+
     @cached_property
     def validator(self) -> Any:
         return strict_validator(self.schema)
@@ -230,8 +239,8 @@ def _read_back(handle: IO[bytes], path: Path, identity: dict[str, Any], kind: Ro
         if not line.endswith(b"\n"):
             if len(line) > MAX_LINE:
                 raise UsageError(Named("resume"), f": {path}:{number}: a line longer than "
-                                 f"{MAX_LINE} "
-                                 "bytes; this is not a ddz compare results file")
+                                 f"{MAX_LINE} bytes; this is not a {kind.command} "
+                                 "results file")
             break  # the half-written last line of a crash
         item = _parse(line, path, number)
         if number == 1:
@@ -245,8 +254,8 @@ def _read_back(handle: IO[bytes], path: Path, identity: dict[str, Any], kind: Ro
             done[key] = item
         offset += len(line)
     if number == 0 or offset == 0:
-        raise UsageError(Named("resume"), f": {path} has no header line; it is not a ddz compare "
-                         "results file")
+        raise UsageError(Named("resume"), f": {path} has no header line; it is not a "
+                         f"{kind.command} results file")
     return done, offset
 
 
