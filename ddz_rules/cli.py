@@ -35,7 +35,14 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from ddz_rules import __version__, cards, duties
 from ddz_rules.dealsets import FORMATS, export_deals, read_deals, seeded_deals
-from ddz_rules.errors import CardError, DdzError, IllegalPlayError, Named, UsageError
+from ddz_rules.errors import (
+    CardError,
+    DdzError,
+    IllegalPlayError,
+    Named,
+    OutputFailed,
+    UsageError,
+)
 from ddz_rules.match import led_alone
 from ddz_rules.outputs import write_new
 from ddz_rules.records import (
@@ -1723,7 +1730,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
-    except _OutputFailed as exc:
+    except OutputFailed as exc:
         _silence_stdout()
         print(f"ddz: error: writing to standard output failed: {exc.strerror or exc}",
               file=sys.stderr)
@@ -1748,10 +1755,6 @@ def _internal_error(exc: BaseException) -> int:
     return 3
 
 
-class _OutputFailed(OSError):
-    """Standard output refused what was written (a full disk behind a redirection)."""
-
-
 class _GuardedOutput:
     """Standard output whose failures to write are told apart from a bug's: a full disk
     behind ``> file`` is the user's to know, in one line."""
@@ -1765,7 +1768,7 @@ class _GuardedOutput:
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise _OutputFailed(exc.errno, exc.strerror) from None
+            raise OutputFailed(exc.errno, exc.strerror) from None
 
     def flush(self) -> None:
         try:
@@ -1773,7 +1776,7 @@ class _GuardedOutput:
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise _OutputFailed(exc.errno, exc.strerror) from None
+            raise OutputFailed(exc.errno, exc.strerror) from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)

@@ -134,3 +134,8 @@ class RoundSpent(Exception):
     """A search of one of a question's moves ran past its round's budget of positions
     (:data:`ddz_rules.solver.ROUNDS`): the move is searched again in a later round. Caught
     inside the solver; it never reaches a user."""
+
+
+class OutputFailed(OSError):
+    """Standard output refused what was written (a full disk behind a redirection): the
+    user's to know in one line, not a bug (:func:`ddz_rules.cli.main`)."""
