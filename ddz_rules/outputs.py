@@ -106,8 +106,9 @@ def write_new(path: Path, text: str | bytes, instead: Words,
     data = text.encode("utf-8") if isinstance(text, str) else text
 
     def taken() -> UsageError:
-        return UsageError(f"{path} already exists and holds something else; nothing was "
-                          "overwritten: ", *parts_of(instead))
+        held = "is a link that leads nowhere" if path.is_symlink() and not path.exists() \
+            else "already exists and holds something else"
+        return UsageError(f"{path} {held}; nothing was overwritten: ", *parts_of(instead))
 
     if _there(path, kept):
         if not path.is_dir() and same_bytes(path, data):

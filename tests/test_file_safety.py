@@ -300,7 +300,8 @@ def test_an_existing_link_is_never_written_through(
              "classic-0-000000.json", "nothing was overwritten")
     dangling = tmp_path / "m.json"
     dangling.symlink_to(tmp_path / "nowhere.json")
-    _refused(capsys, ["match", "-r", str(BEST_OF_3), "--record", str(dangling)], "m.json")
+    _refused(capsys, ["match", "-r", str(BEST_OF_3), "--record", str(dangling)], "m.json",
+             "is a link that leads nowhere; nothing was overwritten")
     _refused(capsys, ["play", "--autoplay", "--save", str(dangling)], "m.json")
     assert target.read_text() == "keep me\n"
     assert not (tmp_path / "nowhere.json").exists()
