@@ -702,6 +702,9 @@ def _base_file(referrer: Path, base: str, located: Located) -> Path:
         raise fail(_unknown(base, paths))
     candidate = resolve_beside(referrer, base, fail)
     if not candidate.is_file():
+        if candidate.exists():
+            raise fail(f"{base!r} in the folder of {referrer.name} is not a regular file (a "
+                       "folder, pipe, device or socket is never read)")
         raise fail(f"no ruleset file {base!r} in the folder of {referrer.name}")
     return candidate
 

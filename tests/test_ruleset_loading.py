@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +59,18 @@ def test_an_empty_ruleset_name_is_named_as_such(argv: list[str],
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "an empty name; give a bundled ruleset's id" in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_base_that_is_a_pipe_is_named_as_such_and_never_read(tmp_path: Path) -> None:
+    """Reading a pipe would wait for a writer that never comes."""
+    variant = tmp_path / "variant.yaml"
+    variant.write_text((FIXTURES / "variants" / "capped.yaml").read_text(encoding="utf-8")
+                       .replace("extends: classic", "extends: base.yaml"), encoding="utf-8")
+    os.mkfifo(tmp_path / "base.yaml")
+    with pytest.raises(RulesetError, match=r"'base\.yaml' in the folder of variant\.yaml is "
+                                           r"not a regular file"):
+        load(str(variant))
 
 
 def test_oversized_file_is_refused_unread(tmp_path: Path) -> None:
