@@ -42,6 +42,7 @@ from ddz_rules.errors import (
     Named,
     OutputFailed,
     UsageError,
+    quoted,
 )
 from ddz_rules.match import led_alone
 from ddz_rules.outputs import write_new
@@ -597,7 +598,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if is_match_record(record):
             raise UsageError("--ruleset judges a hand record under another ruleset; a match "
                              "record's hands are judged under its own")
-        load(args.ruleset)  # an unknown ruleset is refused as the option's, not the record's
+        if args.ruleset not in bundled_ids():  # a file is named in the record, beside it
+            raise UsageError(f"--ruleset {quoted(args.ruleset)}: a bundled ruleset's id "
+                             f"({', '.join(bundled_ids())}); to judge the hand under a ruleset "
+                             "file, name it in the record's ruleset field, beside the record")
         record = {**record, "ruleset": args.ruleset}
     if args.serve:
         ruleset_of(record, args.record)  # a ruleset that cannot be read: refused before serving

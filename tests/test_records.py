@@ -125,3 +125,13 @@ def test_replay_prints_the_documented_result_fields(capsys: pytest.CaptureFixtur
     assert main(["replay", str(RECORDS / "s1-bid-2-one-bomb.json"), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert {"valid", "landlord", "base", "multiplier", "events", "scores"} <= set(result)
+
+
+@pytest.mark.parametrize("named", ["/tmp/elsewhere.yaml", "nonexistent"])
+def test_replay_under_another_ruleset_takes_a_bundled_id_and_says_so(
+        named: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not blamed on the record's ruleset field, which the user never wrote."""
+    assert main(["replay", str(RECORDS / "s1-bid-2-one-bomb.json"), "-r", named]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--ruleset {named!r}: a bundled ruleset's id" in err
+    assert "field ruleset" not in err
