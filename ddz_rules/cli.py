@@ -130,10 +130,8 @@ def _path(text: str) -> str:
         os.lstat(text)
     except OSError as exc:
         if exc.errno == errno.ENAMETOOLONG:
-            shown = text if len(text) <= 60 else f"{text[:40]}...{text[-12:]}"
             raise argparse.ArgumentTypeError(
-                f"{shown!r} ({len(text):,} characters) is a name longer than this system "
-                "allows") from None
+                f"{quoted(text)} is a name longer than this system allows") from None
     return text
 
 

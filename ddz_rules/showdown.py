@@ -54,7 +54,7 @@ from ddz_rules.records import (
     replay,
     schema_fault,
 )
-from ddz_rules.ruleset import Ruleset, bundled_ids, load
+from ddz_rules.ruleset import Ruleset, bundled_ids, load, load_bundled
 
 IMPORT_FORMATS = ("showdown", "rlcard-trace")
 SUITS = "SHDC"
@@ -270,7 +270,7 @@ def _from_trace(data: dict[str, Any], path: str, ruleset_name: str | None,
     ranks = [_rank_cards(text, f"{path}: field hand_cards.{s}")
              for s, text in enumerate(data["hand_cards"])]
     total = sum(ranks)
-    if total != load("classic").deck_key:
+    if total != load_bundled("classic").deck_key:
         raise RecordError(f"{path}: field hand_cards: the three hands are not the 54-card deck")
     seen = data.get("seen_cards", kitty_text)
     kitty = _kitty(seen, ranks[landlord], path,
@@ -309,7 +309,7 @@ def _suited_cards(listed: list[str], where: str) -> list[str]:
 
 def _rank_cards(text: str, where: str) -> int:
     try:
-        return cards.pack_held(cards.parse(text), load("classic").copies)
+        return cards.pack_held(cards.parse(text), load_bundled("classic").copies)
     except DdzError as exc:
         raise RecordError(f"{where}: {exc}") from None
 

@@ -951,11 +951,11 @@ def _within(search: Search, budget: int | None, ask: Callable[[], bool]) -> bool
         search.last_position = limit
 
 
-def check_budgets(seconds: float | None, memory_mb: float | None,
-                  positions: int | None) -> None:
+def check_budgets(seconds: float | None, memory_mb: float | None, positions: int | None,
+                  rest_positions: int | None = None) -> None:
     """Refuse a budget that bounds nothing: none of them may be 0 or less, and the seconds
     and megabytes must be finite numbers (NaN compares as no bound at all, and a table of
-    infinite size cannot be laid out).
+    infinite size cannot be laid out). ``rest_positions`` is :func:`solve`'s.
 
     >>> check_budgets(float("nan"), None, None)
     Traceback (most recent call last):
@@ -963,7 +963,8 @@ def check_budgets(seconds: float | None, memory_mb: float | None,
     """
     for name, value, what in (("seconds", seconds, "some time, a finite number"),
                               ("memory", memory_mb, "some memory, a finite number"),
-                              ("positions", positions, "one position")):
+                              ("positions", positions, "one position"),
+                              ("rest_positions", rest_positions, "one position")):
         if value is not None and not 0 < value < math.inf:
             raise UsageError(Named(name), f" {value}: a budget of at least {what}")
     machine = machine_memory_mb()
@@ -1103,10 +1104,7 @@ def solve(position: Position, seconds: float | None = None, memory_mb: float | N
     after ``rest_positions`` more positions (None: no bound of its own): a whole deal is
     answered in a second where proving each of its other first plays losing may take hours."""
     check(position)
-    check_budgets(seconds, memory_mb, positions)
-    if rest_positions is not None and rest_positions <= 0:
-        raise UsageError(Named("rest_positions"), f" {rest_positions}: a budget of at least "
-                         "one position")
+    check_budgets(seconds, memory_mb, positions, rest_positions)
     if engine != "python":
         # Lays the table out for the compiled search where it will serve, once a table: that
         # is loading the ruleset's plays, not solving, so it is done before the clock starts.
